@@ -1,0 +1,60 @@
+// Keywords and macros of the AscendC kernel dialect mapped onto the host compiler, plus the
+// visibility helpers that keep every runtime symbol private to the kernel .so it is compiled into.
+#pragma once
+
+#include <cstdint>
+
+// Defined when kernels are built against autofuse's CPU runtime (guards AF_DEFINE_LAUNCH).
+#define AF_CPU_RUNTIME 1
+
+// Address-space and function qualifiers have no meaning on the CPU.
+#define __global__
+#define __aicore__
+#define __gm__
+#define __ubuf__
+#define __inout_pipe__(pipe)
+#define __in_pipe__(pipe)
+#define __out_pipe__(pipe)
+
+// Kernel parameters are raw byte pointers into Global Memory.
+#define GM_ADDR uint8_t*
+
+// Kernel-type annotations are accepted and ignored (every block runs as an AI Vector core).
+#define KERNEL_TASK_TYPE_DEFAULT(type)
+#define KERNEL_TASK_TYPE(key, type)
+#define ASCEND_IS_AIV true
+#define ASCEND_IS_AIC false
+
+// All runtime code is hidden so that two kernel .so files loaded into one process never share
+// (or interpose) each other's state; only af_launch/af_abi_version are exported.
+#define AF_CPU_HIDDEN_BEGIN _Pragma("GCC visibility push(hidden)")
+#define AF_CPU_HIDDEN_END _Pragma("GCC visibility pop")
+#define AF_EXPORT __attribute__((visibility("default")))
+
+// Hardware pipes (global, as in the CCE dialect). The CPU executes every API synchronously in
+// program order, so pipe barriers and flags only take part in the checks, never in scheduling.
+enum pipe_t : uint8_t {
+  PIPE_S = 0,
+  PIPE_V,
+  PIPE_M,
+  PIPE_MTE1,
+  PIPE_MTE2,
+  PIPE_MTE3,
+  PIPE_ALL,
+  PIPE_MTE4,
+  PIPE_MTE5,
+  PIPE_V2,
+  PIPE_FIX,
+  PIPE_NUM,
+};
+
+enum event_t : uint8_t {
+  EVENT_ID0 = 0,
+  EVENT_ID1,
+  EVENT_ID2,
+  EVENT_ID3,
+  EVENT_ID4,
+  EVENT_ID5,
+  EVENT_ID6,
+  EVENT_ID7,
+};

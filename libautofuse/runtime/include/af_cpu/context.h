@@ -1,0 +1,205 @@
+// Per-launch and per-block state of the CPU runtime: the registered GM buffers, the block's UB
+// arena, the counters, and the violation mechanism (a rule broken by the kernel throws inside the
+// block; the launcher turns it into status/error).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "af_cpu/config.h"
+
+AF_CPU_HIDDEN_BEGIN
+
+namespace af_cpu {
+
+// A hardware rule broken by the kernel. The message names kernel, block, API and offsets.
+class Violation : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Unwinds a block whose launch was aborted by a violation in another block.
+struct AbortSignal {};
+
+inline constexpr uint64_t kBlockBytes = 32;    // one DataBlock
+inline constexpr uint64_t kRepeatBytes = 256;  // one vector repeat
+inline constexpr uint32_t kMaxBuffers = 64;    // InitBuffer limit per kernel
+inline constexpr uint8_t kUbPoison = 0xFF;     // UB contents a block starts with (NaN / -1)
+
+inline uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+inline uint64_t CeilDiv(uint64_t v, uint64_t d) { return (v + d - 1) / d; }
+
+// One GM buffer the runner registered (an input/output, the workspace or the tiling data).
+struct GmRegion {
+  uintptr_t begin;
+  uint64_t size;
+  std::string name;
+};
+
+struct ApiStat {
+  const char* name;
+  uint64_t calls;
+  uint64_t repeats;
+};
+
+struct BlockCounters {
+  uint64_t mte2_bytes = 0;   // GM -> UB payload bytes (padding excluded)
+  uint64_t mte3_bytes = 0;   // UB -> GM payload bytes
+  uint64_t vec_repeats = 0;  // sum over vector API calls of ceil(bytes / 256)
+  std::vector<ApiStat> api;
+
+  ApiStat& Api(const char* name) {
+    for (ApiStat& a : api) {
+      if (a.name == name || std::strcmp(a.name, name) == 0) return a;
+    }
+    api.push_back(ApiStat{name, 0, 0});
+    return api.back();
+  }
+};
+
+// Shared by all blocks of one launch.
+struct LaunchState {
+  std::string kernel_name;
+  uint32_t block_dim = 1;
+  uint32_t resident = 1;  // blocks that run concurrently (worker threads)
+  uint64_t ub_bytes = 0;
+  std::vector<GmRegion> gm;
+
+  // SyncAll barrier.
+  std::mutex mu;
+  std::condition_variable cv;
+  uint32_t arrived = 0;
+  uint32_t exited = 0;
+  uint64_t generation = 0;
+  bool aborted = false;
+
+  std::mutex atomic_mu;  // serialises atomic UB -> GM copies
+
+  std::mutex err_mu;
+  std::string first_error;
+  int failed_block = -1;
+  std::atomic<bool> abort_flag{false};
+
+  void RecordError(const std::string& msg, int block) {
+    {
+      std::lock_guard<std::mutex> lk(err_mu);
+      if (first_error.empty()) {
+        first_error = msg;
+        failed_block = block;
+      }
+    }
+    abort_flag = true;
+    std::lock_guard<std::mutex> lk(mu);
+    aborted = true;
+    cv.notify_all();
+  }
+};
+
+enum class AtomicMode : uint8_t { kNone, kAdd, kMax, kMin };
+
+// The state of the block running on this thread.
+struct BlockCtx {
+  LaunchState* launch = nullptr;
+  uint32_t block_idx = 0;
+  uint8_t* ub = nullptr;
+  uint64_t ub_size = 0;
+  uint64_t ub_cursor = 0;  // next free UB byte for InitBuffer
+  uint64_t ub_peak = 0;
+  uint32_t buffers = 0;  // buffers handed out by InitBuffer
+  uint32_t sync_calls = 0;
+  AtomicMode atomic = AtomicMode::kNone;
+  void* pipe = nullptr;  // the live AscendC::TPipe, for GetTPipePtr
+  std::map<std::pair<int, int>, int64_t> flags;  // (HardEvent, event id) -> pending SetFlag count
+  BlockCounters counters;
+};
+
+inline thread_local BlockCtx* g_block = nullptr;
+
+inline std::string BlockPrefix(const BlockCtx& c) {
+  std::ostringstream os;
+  os << "kernel '" << c.launch->kernel_name << "' block " << c.block_idx << "/"
+     << c.launch->block_dim;
+  return os.str();
+}
+
+// Throws the violation for the current block: "<kernel> block i/n: <api>: <what>".
+[[noreturn]] inline void Fail(const char* api, const std::string& what) {
+  std::string msg;
+  if (g_block != nullptr) msg = BlockPrefix(*g_block) + ": ";
+  msg += api;
+  msg += ": ";
+  msg += what;
+  throw Violation(msg);
+}
+
+inline BlockCtx& Ctx(const char* api) {
+  if (g_block == nullptr) {
+    throw Violation(std::string(api) + ": AscendC API called outside af_cpu::Launch");
+  }
+  return *g_block;
+}
+
+// Enters an API call: counts it and returns the block state.
+inline BlockCtx& Enter(const char* api) {
+  BlockCtx& c = Ctx(api);
+  ++c.counters.Api(api).calls;
+  return c;
+}
+
+// Counts the repeats of one vector instruction sequence over `bytes` bytes.
+inline void AddRepeats(BlockCtx& c, const char* api, uint64_t bytes) {
+  const uint64_t r = CeilDiv(bytes, kRepeatBytes);
+  c.counters.vec_repeats += r;
+  c.counters.Api(api).repeats += r;
+}
+
+// Checks that [p, p + bytes) lies inside one registered GM buffer.
+inline void CheckGm(const char* api, const char* operand, const void* p, uint64_t bytes,
+                    bool write) {
+  if (bytes == 0) return;
+  const BlockCtx& c = Ctx(api);
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  for (const GmRegion& r : c.launch->gm) {
+    if (a >= r.begin && a - r.begin <= r.size && bytes <= r.size - (a - r.begin)) return;
+  }
+  std::ostringstream os;
+  os << "GM " << (write ? "write" : "read") << " of " << bytes << " bytes (" << operand << ") ";
+  // Describe the access relative to the nearest buffer (within 1 MiB), else as a stray address.
+  constexpr uint64_t kNear = uint64_t{1} << 20;
+  const GmRegion* best = nullptr;
+  for (const GmRegion& r : c.launch->gm) {
+    if (a >= r.begin && a - r.begin <= r.size + kNear && (best == nullptr || r.begin > best->begin)) {
+      best = &r;
+    }
+  }
+  const GmRegion* after = nullptr;
+  for (const GmRegion& r : c.launch->gm) {
+    if (a < r.begin && r.begin - a <= kNear && (after == nullptr || r.begin < after->begin)) {
+      after = &r;
+    }
+  }
+  if (best != nullptr) {
+    os << "at offset " << (a - best->begin) << " of " << best->name << " (" << best->size
+       << " bytes) runs out of bounds: bytes [" << (a - best->begin) << ", "
+       << (a - best->begin + bytes) << ")";
+  } else if (after != nullptr) {
+    os << "starts " << (after->begin - a) << " bytes before " << after->name << " ("
+       << after->size << " bytes)";
+  } else {
+    os << "at address " << p << " is outside every registered GM buffer";
+  }
+  Fail(api, os.str());
+}
+
+}  // namespace af_cpu
+
+AF_CPU_HIDDEN_END

@@ -1,0 +1,73 @@
+/* The plain C ABI between a kernel .so built against the CPU runtime and the runner that dlopens
+ * it: the runner fills an AfLaunchArgs and calls the exported `int af_launch(AfLaunchArgs*)`.
+ * C and C++ compatible; no runtime headers needed on the runner side. */
+#ifndef AF_CPU_LAUNCH_ABI_H_
+#define AF_CPU_LAUNCH_ABI_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AF_LAUNCH_ABI_VERSION 1u
+
+/* af_launch status codes. */
+#define AF_STATUS_OK 0
+#define AF_STATUS_VIOLATION 1 /* the kernel broke a hardware rule; see error/failed_block */
+#define AF_STATUS_BAD_ARGS 2  /* the AfLaunchArgs are inconsistent */
+#define AF_STATUS_INTERNAL 3  /* the runtime itself failed (e.g. could not start threads) */
+
+/* Calls and vector repeats of one AscendC API, summed over all blocks. */
+typedef struct AfApiCount {
+  char name[48];
+  uint64_t calls;
+  uint64_t repeats;
+} AfApiCount;
+
+typedef struct AfLaunchArgs {
+  /* ---- inputs ---- */
+  uint32_t abi_version; /* must be AF_LAUNCH_ABI_VERSION */
+  uint32_t block_dim;   /* number of blocks (GetBlockNum) */
+  uint64_t ub_bytes;    /* Unified Buffer bytes per block (multiple of 32) */
+  uint32_t num_gm;      /* kernel GM arguments before workspace and tiling */
+  uint32_t max_threads; /* blocks run concurrently; 0 = min(block_dim, 256) */
+  uint8_t** gm_ptrs;    /* [num_gm] GM buffers, in kernel parameter order */
+  const uint64_t* gm_sizes; /* [num_gm] their sizes in bytes */
+  uint8_t* workspace;   /* may be NULL */
+  uint64_t workspace_size;
+  uint8_t* tiling;      /* may be NULL */
+  uint64_t tiling_size;
+  const char* kernel_name; /* for messages; NULL = the kernel's symbol name */
+
+  /* Optional per-block outputs, each NULL or an array of block_dim elements. */
+  uint64_t* block_mte2_bytes;
+  uint64_t* block_mte3_bytes;
+  uint64_t* block_vec_repeats;
+  uint64_t* block_ub_peak_bytes;
+
+  /* Optional per-API counters: up to api_counts_cap entries are written to api_counts;
+   * api_counts_len receives the number of distinct APIs called (may exceed the capacity). */
+  AfApiCount* api_counts;
+  uint32_t api_counts_cap;
+  uint32_t api_counts_len;
+
+  /* ---- outputs ---- */
+  int32_t status;       /* AF_STATUS_* */
+  int32_t failed_block; /* block of the first violation, -1 if none */
+  char error[1024];     /* first violation: "kernel 'k' block i/n: API: details" */
+  uint64_t mte2_bytes;  /* GM -> UB payload bytes, all blocks */
+  uint64_t mte3_bytes;  /* UB -> GM payload bytes, all blocks */
+  uint64_t vec_repeats; /* vector repeats, all blocks */
+  uint64_t ub_peak_bytes; /* largest UB allocation of any block */
+} AfLaunchArgs;
+
+/* The symbols a kernel .so exports (defined by AF_DEFINE_LAUNCH in af_cpu/launch.h). */
+typedef int (*AfLaunchFn)(AfLaunchArgs* args);
+typedef uint32_t (*AfAbiVersionFn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AF_CPU_LAUNCH_ABI_H_ */

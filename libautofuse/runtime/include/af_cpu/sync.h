@@ -1,0 +1,121 @@
+// Block identity and synchronisation: GetBlockIdx/GetBlockNum, PipeBarrier and SetFlag/WaitFlag
+// (program order already serialises pipes on the CPU; flags are checked for a matching SetFlag),
+// and SyncAll, a real barrier across all blocks of the launch.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <sstream>
+#include <string>
+
+#include "af_cpu/config.h"
+#include "af_cpu/context.h"
+#include "af_cpu/pipe.h"
+#include "af_cpu/tensor.h"
+
+AF_CPU_HIDDEN_BEGIN
+
+namespace af_cpu {
+
+// Waits until every block of the launch reached the same SyncAll.
+inline void Barrier(const char* api) {
+  BlockCtx& c = Enter(api);
+  LaunchState& st = *c.launch;
+  if (st.resident < st.block_dim) {
+    std::ostringstream os;
+    os << "SyncAll needs all " << st.block_dim << " blocks resident at once but only " << st.resident
+       << " run concurrently (block_dim exceeds the concurrently runnable blocks)";
+    Fail(api, os.str());
+  }
+  std::unique_lock<std::mutex> lk(st.mu);
+  if (st.aborted) throw AbortSignal{};
+  if (st.exited > 0) {
+    lk.unlock();
+    std::ostringstream os;
+    os << "SyncAll #" << c.sync_calls + 1 << " waits for " << st.exited
+       << " block(s) that already finished (every block must call SyncAll equally often)";
+    Fail(api, os.str());
+  }
+  ++c.sync_calls;
+  const uint64_t gen = st.generation;
+  if (++st.arrived == st.block_dim) {
+    st.arrived = 0;
+    ++st.generation;
+    st.cv.notify_all();
+    return;
+  }
+  st.cv.wait(lk, [&] { return st.generation != gen || st.aborted; });
+  if (st.generation == gen) throw AbortSignal{};
+}
+
+// Called by the launcher when a block returns: blocks still waiting in SyncAll would hang.
+inline void BlockFinished(BlockCtx& c) {
+  LaunchState& st = *c.launch;
+  uint32_t waiting = 0;
+  {
+    std::lock_guard<std::mutex> lk(st.mu);
+    ++st.exited;
+    if (st.aborted || st.arrived == 0) return;
+    waiting = st.arrived;
+  }
+  std::ostringstream os;
+  os << BlockPrefix(c) << ": SyncAll: the block finished after " << c.sync_calls
+     << " SyncAll call(s) while " << waiting
+     << " block(s) wait in the next one (every block must call SyncAll equally often)";
+  st.RecordError(os.str(), static_cast<int>(c.block_idx));
+}
+
+}  // namespace af_cpu
+
+namespace AscendC {
+
+__aicore__ inline int64_t GetBlockIdx() { return af_cpu::Ctx("GetBlockIdx").block_idx; }
+__aicore__ inline int64_t GetBlockNum() { return af_cpu::Ctx("GetBlockNum").launch->block_dim; }
+__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
+__aicore__ inline int64_t GetTaskRation() { return 1; }
+
+template <pipe_t pipe>
+__aicore__ inline void PipeBarrier() {
+  af_cpu::Enter("PipeBarrier");
+}
+
+template <HardEvent event>
+__aicore__ inline void SetFlag(int32_t eventID) {
+  af_cpu::BlockCtx& c = af_cpu::Enter("SetFlag");
+  ++c.flags[{static_cast<int>(event), eventID}];
+}
+
+template <HardEvent event>
+__aicore__ inline void WaitFlag(int32_t eventID) {
+  af_cpu::BlockCtx& c = af_cpu::Enter("WaitFlag");
+  int64_t& pending = c.flags[{static_cast<int>(event), eventID}];
+  if (pending <= 0) {
+    af_cpu::Fail("WaitFlag", "event " + std::to_string(static_cast<int>(event)) + " id " +
+                                 std::to_string(eventID) +
+                                 " has no pending SetFlag (the pipe would wait forever)");
+  }
+  --pending;
+}
+
+template <bool isAIVOnly = true>
+__aicore__ inline void SyncAll() {
+  af_cpu::Barrier("SyncAll");
+}
+
+// Software SyncAll over a GM workspace; modelled as the same barrier across all blocks.
+template <bool isAIVOnly = true>
+__aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
+                               const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
+  af_cpu::BlockCtx& c = af_cpu::Ctx("SyncAll");
+  af_cpu::CheckGm("SyncAll", "gmWorkspace", gmWorkspace.GetPhyAddr(), sizeof(int32_t), true);
+  ubWorkspace.AfCheckRange("SyncAll", "ubWorkspace", 0, sizeof(int32_t));
+  if (usedCores != 0 && static_cast<uint32_t>(usedCores) != c.launch->block_dim) {
+    af_cpu::Fail("SyncAll", "usedCores " + std::to_string(usedCores) +
+                                " differs from block_dim (partial SyncAll is not modelled)");
+  }
+  af_cpu::Barrier("SyncAll");
+}
+
+}  // namespace AscendC
+
+AF_CPU_HIDDEN_END

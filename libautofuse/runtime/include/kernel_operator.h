@@ -1,0 +1,21 @@
+// The header AscendC kernels include. This is autofuse's CPU implementation of the AscendC kernel
+// API (namespace AscendC): kernels compiled with the host compiler against it run block by block on
+// threads, with the runtime checking hardware rules and counting data movement and vector work.
+// See docs/runtime.md for what is implemented, checked and counted.
+#pragma once
+
+#include "af_cpu/config.h"
+#include "af_cpu/context.h"
+#include "af_cpu/data_copy.h"
+#include "af_cpu/launch.h"
+#include "af_cpu/launch_abi.h"
+#include "af_cpu/pipe.h"
+#include "af_cpu/sync.h"
+#include "af_cpu/tensor.h"
+#include "af_cpu/types.h"
+#include "af_cpu/vec_advanced.h"
+#include "af_cpu/vec_arith.h"
+#include "af_cpu/vec_cast.h"
+#include "af_cpu/vec_cmpsel.h"
+#include "af_cpu/vec_common.h"
+#include "af_cpu/vec_reduce.h"

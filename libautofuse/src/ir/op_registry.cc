@@ -1,0 +1,169 @@
+// The op table. Dtype sets follow the vector units' support as autofuse-reference.md §3 describes
+// it (floats for transcendental math; floats and integers for arithmetic; bool for logic).
+#include "autofuse/ir/op_registry.h"
+
+#include <array>
+#include <stdexcept>
+
+namespace af::ir {
+namespace {
+
+using enum DType;
+using CT = ComputeType;
+
+const std::vector<DType> kFloats = {kFloat32, kFloat16, kBFloat16};
+const std::vector<DType> kNumeric = {kFloat32, kFloat16, kBFloat16, kInt8,
+                                     kInt16,   kInt32,   kInt64,    kUInt8};
+const std::vector<DType> kLogical = {kBool, kUInt8};
+const std::vector<DType> kAny = {};
+
+OpDef Def(OpCode c, const char* type, CT ct, std::vector<std::string> inputs) {
+  OpDef d;
+  d.code = c;
+  d.type = type;
+  d.compute = ct;
+  d.inputs = std::move(inputs);
+  return d;
+}
+
+OpDef Buffer(OpCode c, const char* type, std::vector<std::string> inputs,
+             std::vector<std::string> attrs, std::vector<std::string> required) {
+  OpDef d = Def(c, type, CT::kBuffer, std::move(inputs));
+  d.attrs = std::move(attrs);
+  d.required_attrs = std::move(required);
+  d.out_rule = DTypeRule::kDeclared;
+  return d;
+}
+
+OpDef Unary(OpCode c, const char* type, CT ct, const std::vector<DType>& dtypes) {
+  OpDef d = Def(c, type, ct, {"x"});
+  d.dtypes = dtypes;
+  return d;
+}
+
+OpDef Binary(OpCode c, const char* type, const std::vector<DType>& dtypes,
+             DTypeRule rule = DTypeRule::kSameAsFirst) {
+  OpDef d = Def(c, type, CT::kElewise, {"x1", "x2"});
+  d.dtypes = dtypes;
+  d.out_rule = rule;
+  return d;
+}
+
+OpDef Reduce(OpCode c, const char* type, const std::vector<DType>& dtypes) {
+  OpDef d = Def(c, type, CT::kReduce, {"x"});
+  d.dtypes = dtypes;
+  return d;
+}
+
+std::vector<OpDef> MakeOps() {
+  std::vector<OpDef> ops;
+  // Data/Output `index` is optional: AutoFuse's own serialisation tests write Data nodes without it
+  // (inputs are then numbered in file order; validation warns).
+  ops.push_back(Buffer(OpCode::kData, "Data", {}, {"index"}, {}));
+  ops.push_back(Buffer(OpCode::kScalar, "Scalar", {}, {"value", "index"}, {"value"}));
+  ops.push_back(Buffer(OpCode::kOutput, "Output", {"x"}, {"index"}, {}));
+  ops.push_back(Buffer(OpCode::kWorkspace, "Workspace", {}, {"index"}, {}));
+
+  OpDef load = Unary(OpCode::kLoad, "Load", CT::kLoad, kAny);
+  load.attrs = {"offset"};
+  ops.push_back(load);
+  OpDef store = Unary(OpCode::kStore, "Store", CT::kStore, kAny);
+  store.attrs = {"offset"};
+  ops.push_back(store);
+  ops.push_back(Unary(OpCode::kBroadcast, "Broadcast", CT::kBroadcast, kAny));
+  OpDef cast = Unary(OpCode::kCast, "Cast", CT::kElewise, kAny);
+  cast.out_rule = DTypeRule::kDeclared;
+  ops.push_back(cast);
+
+  ops.push_back(Unary(OpCode::kAbs, "Abs", CT::kElewise, kNumeric));
+  ops.push_back(Unary(OpCode::kNeg, "Neg", CT::kElewise, kNumeric));
+  ops.push_back(Unary(OpCode::kExp, "Exp", CT::kElewise, kFloats));
+  ops.push_back(Unary(OpCode::kLn, "Ln", CT::kElewise, kFloats));
+  ops.push_back(Unary(OpCode::kSqrt, "Sqrt", CT::kElewise, kFloats));
+  ops.push_back(Unary(OpCode::kRsqrt, "Rsqrt", CT::kElewise, kFloats));
+  ops.push_back(Unary(OpCode::kReciprocal, "Reciprocal", CT::kElewise, kFloats));
+  ops.push_back(Unary(OpCode::kRelu, "Relu", CT::kElewise, kNumeric));
+  ops.push_back(Unary(OpCode::kSigmoid, "Sigmoid", CT::kElewise, kFloats));
+  ops.push_back(Unary(OpCode::kTanh, "Tanh", CT::kElewise, kFloats));
+  ops.push_back(Unary(OpCode::kErf, "Erf", CT::kElewise, kFloats));
+  ops.push_back(Unary(OpCode::kSign, "Sign", CT::kElewise, kNumeric));
+  ops.push_back(Unary(OpCode::kLogicalNot, "LogicalNot", CT::kElewise, kLogical));
+  ops.back().out_rule = DTypeRule::kBool;
+
+  ops.push_back(Binary(OpCode::kAdd, "Add", kNumeric));
+  ops.push_back(Binary(OpCode::kSub, "Sub", kNumeric));
+  ops.push_back(Binary(OpCode::kMul, "Mul", kNumeric));
+  ops.push_back(Binary(OpCode::kDiv, "Div", kNumeric));
+  ops.push_back(Binary(OpCode::kTrueDiv, "TrueDiv", kFloats));
+  ops.push_back(Binary(OpCode::kMaximum, "Maximum", kNumeric));
+  ops.push_back(Binary(OpCode::kMinimum, "Minimum", kNumeric));
+  ops.push_back(Binary(OpCode::kPow, "Pow", kNumeric));
+  ops.push_back(Binary(OpCode::kEq, "Eq", kNumeric, DTypeRule::kBool));
+  ops.push_back(Binary(OpCode::kNe, "Ne", kNumeric, DTypeRule::kBool));
+  ops.push_back(Binary(OpCode::kGt, "Gt", kNumeric, DTypeRule::kBool));
+  ops.push_back(Binary(OpCode::kGe, "Ge", kNumeric, DTypeRule::kBool));
+  ops.push_back(Binary(OpCode::kLt, "Lt", kNumeric, DTypeRule::kBool));
+  ops.push_back(Binary(OpCode::kLe, "Le", kNumeric, DTypeRule::kBool));
+  ops.push_back(Binary(OpCode::kLogicalAnd, "LogicalAnd", kLogical, DTypeRule::kBool));
+  ops.push_back(Binary(OpCode::kLogicalOr, "LogicalOr", kLogical, DTypeRule::kBool));
+
+  for (auto [code, type] : {std::pair{OpCode::kWhere, "Where"}, {OpCode::kSelect, "Select"}}) {
+    OpDef d = Def(code, type, CT::kElewise, {"x1", "x2", "x3"});  // x1: condition, x2/x3: values
+    d.out_rule = DTypeRule::kSameAsSecond;
+    d.same_input_dtypes = false;
+    ops.push_back(d);
+  }
+
+  ops.push_back(Reduce(OpCode::kSum, "Sum", kNumeric));
+  ops.push_back(Reduce(OpCode::kMean, "Mean", kFloats));
+  ops.push_back(Reduce(OpCode::kMax, "Max", kNumeric));
+  ops.push_back(Reduce(OpCode::kMin, "Min", kNumeric));
+  ops.push_back(Reduce(OpCode::kProd, "Prod", kNumeric));
+  ops.push_back(Reduce(OpCode::kAny, "Any", kLogical));
+  ops.push_back(Reduce(OpCode::kAll, "All", kLogical));
+
+  ops.push_back(Unary(OpCode::kTranspose, "Transpose", CT::kTranspose, kAny));
+  OpDef concat = Def(OpCode::kConcat, "Concat", CT::kConcat, {"x"});
+  concat.dynamic_inputs = true;
+  ops.push_back(concat);
+  OpDef split = Def(OpCode::kSplit, "Split", CT::kSplit, {"x"});
+  split.dynamic_outputs = true;
+  split.attrs = {"index", "gid"};
+  ops.push_back(split);
+  OpDef gather = Def(OpCode::kGather, "Gather", CT::kGather, {"x1", "x2"});
+  gather.attrs = {"axis", "negative_index_support"};
+  gather.required_attrs = {"axis"};
+  gather.same_input_dtypes = false;
+  ops.push_back(gather);
+  return ops;
+}
+
+}  // namespace
+
+std::string_view ComputeTypeName(ComputeType c) {
+  static constexpr std::array<std::string_view, 12> kNames = {
+      "load",      "store",  "reduce_store", "elewise", "broadcast", "reduce",
+      "transpose", "concat", "gather",       "cube",    "split",     "buffer"};
+  return kNames[static_cast<std::size_t>(c)];
+}
+
+const std::vector<OpDef>& AllOps() {
+  static const std::vector<OpDef> ops = MakeOps();
+  return ops;
+}
+
+const OpDef* FindOp(std::string_view type) {
+  for (const auto& op : AllOps()) {
+    if (op.type == type) return &op;
+  }
+  return nullptr;
+}
+
+const OpDef& GetOp(OpCode code) {
+  for (const auto& op : AllOps()) {
+    if (op.code == code) return op;
+  }
+  throw std::logic_error("op code not registered");
+}
+
+}  // namespace af::ir

@@ -1,0 +1,254 @@
+// Graph validation: structure, views, op signatures, dtypes and symbols.
+#include "autofuse/ir/validate.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "autofuse/ir/op_registry.h"
+
+namespace af::ir {
+namespace {
+
+class Checker {
+ public:
+  explicit Checker(const Graph& g) : g_(g) {
+    for (const auto& v : g.size_vars)
+      known_symbols_.insert(v.name);
+    // Inner sizes of split axes are tiling variables (z0t_size ...), known by construction.
+    for (const auto& a : g.axes) {
+      if (a.type == AxisType::kTileInner || a.type == AxisType::kBlockInner) {
+        for (const auto& s : a.size.FreeSymbols())
+          known_symbols_.insert(s);
+      }
+    }
+  }
+
+  std::vector<Diagnostic> Run() {
+    CheckAxes();
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      const Node& n = g_.nodes[i];
+      if (!names.insert(n.name).second) Error(i, "duplicate node name");
+      CheckNode(static_cast<int>(i));
+    }
+    if (g_.TopoOrder().empty() && !g_.nodes.empty()) {
+      diags_.push_back({Diagnostic::Severity::kError, -1, "the graph has a cycle"});
+    }
+    return std::move(diags_);
+  }
+
+ private:
+  void Error(std::size_t node, const std::string& msg) {
+    diags_.push_back({Diagnostic::Severity::kError, static_cast<int>(node),
+                      "node '" + g_.nodes[node].name + "' (" + g_.nodes[node].type + "): " + msg});
+  }
+  void GraphError(const std::string& msg) {
+    diags_.push_back({Diagnostic::Severity::kError, -1, msg});
+  }
+
+  void CheckSymbols(const Expr& e, const std::string& where, std::size_t node, bool graph_level) {
+    for (const auto& s : e.FreeSymbols()) {
+      if (known_symbols_.count(s) == 0) {
+        const std::string msg = where + " uses unknown size symbol '" + s + "'";
+        if (graph_level) {
+          GraphError(msg);
+        } else {
+          Error(node, msg);
+        }
+      }
+    }
+  }
+
+  void CheckAxes() {
+    std::set<std::int64_t> ids;
+    std::set<std::string> names;
+    for (const auto& a : g_.axes) {
+      const std::string where = "axis '" + a.name + "'";
+      if (!ids.insert(a.id).second) GraphError(where + " reuses id " + std::to_string(a.id));
+      if (!names.insert(a.name).second) GraphError(where + " is declared twice");
+      CheckSymbols(a.size, where + " size", 0, true);
+      for (auto p : a.from) {
+        if (g_.FindAxis(p) == nullptr) {
+          GraphError(where + " comes from unknown axis id " + std::to_string(p));
+        }
+      }
+      if (a.type != AxisType::kOriginal && a.from.empty()) {
+        GraphError(where + " is " + std::string(AxisTypeName(a.type)) + " but has no parent");
+      }
+    }
+  }
+
+  void CheckAxisList(std::size_t i, const std::vector<std::int64_t>& list,
+                     const std::string& what) {
+    std::set<std::int64_t> seen;
+    for (auto id : list) {
+      if (g_.FindAxis(id) == nullptr) {
+        Error(i, what + " refers to unknown axis id " + std::to_string(id));
+      } else if (!seen.insert(id).second) {
+        Error(i, what + " lists axis '" + g_.FindAxis(id)->name + "' twice");
+      }
+    }
+  }
+
+  void CheckNode(int i) {
+    const Node& n = g_.nodes[i];
+    const OpDef* op = FindOp(n.type);
+    if (op == nullptr) {
+      Error(i, "unknown op type '" + n.type + "'");
+    }
+    // Inputs.
+    for (std::size_t s = 0; s < n.inputs.size(); ++s) {
+      const InputRef& in = n.inputs[s];
+      if (in.node < 0 || in.node >= static_cast<int>(g_.nodes.size())) {
+        Error(i, "input " + std::to_string(s) + " is dangling (no producer node)");
+        continue;
+      }
+      if (in.node == i) Error(i, "input " + std::to_string(s) + " is the node itself");
+      const Node& p = g_.nodes[in.node];
+      if (in.output < 0 || in.output >= static_cast<int>(p.outputs.size())) {
+        Error(i, "input " + std::to_string(s) + " reads output " + std::to_string(in.output) +
+                     " of '" + p.name + "', which has " + std::to_string(p.outputs.size()) +
+                     " outputs");
+      }
+    }
+    if (op != nullptr) {
+      const auto want = op->inputs.size();
+      if (op->dynamic_inputs ? n.inputs.empty() : n.inputs.size() != want) {
+        Error(i, "expects " +
+                     std::string(op->dynamic_inputs ? "at least 1" : std::to_string(want)) +
+                     " inputs, has " + std::to_string(n.inputs.size()));
+      }
+      for (const auto& key : op->required_attrs) {
+        if (n.FindAttr(key) == nullptr) Error(i, "missing attribute '" + key + "'");
+      }
+      if ((op->code == OpCode::kData || op->code == OpCode::kOutput) &&
+          n.FindAttr("index") == nullptr) {
+        diags_.push_back({Diagnostic::Severity::kWarning, i,
+                          "node '" + n.name + "' (" + n.type +
+                              "): no 'index' attribute; numbered by its order in the graph"});
+      }
+      if (!op->dynamic_outputs && n.outputs.size() != static_cast<std::size_t>(op->num_outputs)) {
+        Error(i, "expects " + std::to_string(op->num_outputs) + " output(s), has " +
+                     std::to_string(n.outputs.size()));
+      }
+    }
+    // Schedule.
+    CheckAxisList(i, n.sched.axis, "the loop nest");
+    if (n.sched.loop_axis != -1 && std::find(n.sched.axis.begin(), n.sched.axis.end(),
+                                             n.sched.loop_axis) == n.sched.axis.end()) {
+      Error(i, "loop axis " + std::to_string(n.sched.loop_axis) + " is not in its loop nest");
+    }
+    // Views.
+    for (std::size_t o = 0; o < n.outputs.size(); ++o) {
+      const Tensor& t = n.outputs[o];
+      const std::string where = "output " + std::to_string(o);
+      if (t.repeats.size() != t.axis.size() || t.strides.size() != t.axis.size()) {
+        Error(i, where + " view has " + std::to_string(t.axis.size()) + " axes, " +
+                     std::to_string(t.repeats.size()) + " repeats and " +
+                     std::to_string(t.strides.size()) + " strides");
+      }
+      CheckAxisList(i, t.axis, where + " view");
+      for (auto v : t.vectorized_axis) {
+        if (std::find(t.axis.begin(), t.axis.end(), v) == t.axis.end()) {
+          Error(i, where + " vectorises axis id " + std::to_string(v) + ", not in its view");
+        }
+      }
+      if (!t.vectorized_strides.empty() &&
+          t.vectorized_strides.size() != t.vectorized_axis.size()) {
+        Error(i, where + " has " + std::to_string(t.vectorized_strides.size()) +
+                     " vectorized strides for " + std::to_string(t.vectorized_axis.size()) +
+                     " vectorized axes");
+      }
+      for (const auto& e : t.repeats)
+        CheckSymbols(e, where + " repeats", i, false);
+      for (const auto& e : t.strides)
+        CheckSymbols(e, where + " strides", i, false);
+      if (t.dtype == DType::kUndefined && (op == nullptr || op->compute != ComputeType::kBuffer)) {
+        Error(i, where + " has an undefined dtype");
+      }
+    }
+    if (const AttrValue* off = n.FindAttr("offset")) {
+      if (const auto* e = std::get_if<Expr>(off)) CheckSymbols(*e, "offset", i, false);
+    }
+    if (op != nullptr) CheckDtypes(i, *op);
+  }
+
+  void CheckDtypes(int i, const OpDef& op) {
+    const Node& n = g_.nodes[i];
+    if (op.compute == ComputeType::kBuffer) return;
+    std::vector<DType> in;
+    for (const auto& r : n.inputs) {
+      if (r.node < 0 || r.node >= static_cast<int>(g_.nodes.size())) return;
+      const Node& p = g_.nodes[r.node];
+      if (r.output < 0 || r.output >= static_cast<int>(p.outputs.size())) return;
+      in.push_back(p.outputs[r.output].dtype);
+    }
+    if (in.empty() || n.outputs.empty()) return;
+    std::size_t first_data = (op.code == OpCode::kWhere || op.code == OpCode::kSelect) ? 1 : 0;
+    if (op.code == OpCode::kGather) in.resize(1);
+    for (std::size_t s = first_data; s < in.size(); ++s) {
+      if (!op.dtypes.empty() &&
+          std::find(op.dtypes.begin(), op.dtypes.end(), in[s]) == op.dtypes.end()) {
+        Error(i, "input " + std::to_string(s) + " has dtype " + std::string(DTypeName(in[s])) +
+                     ", which " + op.type + " does not support");
+      }
+      if (op.same_input_dtypes && in[s] != in[first_data]) {
+        Error(i, "inputs have different dtypes (" + std::string(DTypeName(in[first_data])) +
+                     " and " + std::string(DTypeName(in[s])) + ")");
+      }
+    }
+    if ((op.code == OpCode::kWhere || op.code == OpCode::kSelect) && in.size() == 3 &&
+        in[1] != in[2]) {
+      Error(i, "value inputs have different dtypes");
+    }
+    const DType out = n.outputs[0].dtype;
+    std::optional<DType> expected;
+    switch (op.out_rule) {
+      case DTypeRule::kSameAsFirst:
+        expected = in[0];
+        break;
+      case DTypeRule::kSameAsSecond:
+        if (in.size() > 1) expected = in[1];
+        break;
+      case DTypeRule::kBool:
+        if (out != DType::kBool && out != DType::kUInt8) {
+          Error(i, "output dtype is " + std::string(DTypeName(out)) + ", expected bool");
+        }
+        break;
+      case DTypeRule::kDeclared:
+        break;
+    }
+    if (expected && out != *expected) {
+      Error(i, "output dtype is " + std::string(DTypeName(out)) + ", expected " +
+                   std::string(DTypeName(*expected)));
+    }
+  }
+
+  const Graph& g_;
+  std::set<std::string> known_symbols_;
+  std::vector<Diagnostic> diags_;
+};
+
+}  // namespace
+
+std::vector<Diagnostic> Validate(const Graph& g) {
+  return Checker(g).Run();
+}
+
+bool HasErrors(const std::vector<Diagnostic>& diags) {
+  return std::any_of(diags.begin(), diags.end(), [](const Diagnostic& d) {
+    return d.severity == Diagnostic::Severity::kError;
+  });
+}
+
+std::string FormatDiagnostics(const std::vector<Diagnostic>& diags) {
+  std::ostringstream ss;
+  for (const auto& d : diags) {
+    ss << (d.severity == Diagnostic::Severity::kError ? "error: " : "warning: ") << d.message
+       << "\n";
+  }
+  return ss.str();
+}
+
+}  // namespace af::ir

@@ -1,0 +1,187 @@
+// afc as a user runs it: exit codes, messages, JSON, and damaged inputs (never a crash).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "fixtures.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
+
+struct Result {
+  int code = -1;  // exit code; -1 when killed by a signal
+  int signal = 0;
+  std::string out;
+  std::string err;
+};
+
+std::string Shell(const std::string& s) {
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+Result Afc(const std::string& args) {
+  static const auto dir = af::test::TempDir("cli");
+  const auto out = dir / "stdout";
+  const auto err = dir / "stderr";
+  const std::string cmd = Shell(AF_AFC_PATH) + " " + args + " >" + Shell(out.string()) + " 2>" +
+                          Shell(err.string()) + " </dev/null";
+  const int st = std::system(cmd.c_str());
+  Result r;
+  if (WIFEXITED(st)) {
+    r.code = WEXITSTATUS(st);
+  } else if (WIFSIGNALED(st)) {
+    r.signal = WTERMSIG(st);
+  }
+  r.out = af::test::ReadFile(out);
+  r.err = af::test::ReadFile(err);
+  return r;
+}
+
+std::string Ours(const std::string& name) {
+  return (af::test::OurFixtures() / "ascgraph" / name).string();
+}
+
+TEST(Afc, Version) {
+  const Result r = Afc("--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_THAT(r.out, HasSubstr("afc 0."));
+}
+
+TEST(Afc, UsageErrorsExitTwo) {
+  EXPECT_EQ(Afc("").code, 2);
+  EXPECT_EQ(Afc("frobnicate").code, 2);
+  EXPECT_EQ(Afc("inspect").code, 2);
+}
+
+TEST(Afc, InspectOurFixtures) {
+  for (const char* f : {"add_bcast.AscGraphDef.txt", "legacy_align.AscGraphDef.txt",
+                        "embedded.GraphDef.txt", "exp_sub.graph.txt"}) {
+    const Result r = Afc("inspect " + Shell(Ours(f)));
+    EXPECT_EQ(r.code, 0) << f << r.err;
+    EXPECT_THAT(r.out, HasSubstr("graph ")) << f;
+  }
+  const Result r = Afc("inspect --json " + Shell(Ours("add_bcast.AscGraphDef.txt")));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["graphs"].size(), 1u);
+  const auto& g = j["graphs"][0];
+  EXPECT_EQ(g["name"], "add_bcast_relu");
+  EXPECT_EQ(g["symbols"].size(), 2u);
+  EXPECT_EQ(g["compute_types"]["elewise"], 2);
+  EXPECT_EQ(g["compute_types"]["broadcast"], 1);
+  EXPECT_EQ(g["compute_types"]["load"], 2);
+  EXPECT_EQ(g["compute_types"]["buffer"], 3);
+}
+
+TEST(Afc, MissingFileAndDirectory) {
+  Result r = Afc("inspect /nonexistent/graph.txt");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent/graph.txt: cannot open"));
+  r = Afc("inspect " + Shell(af::test::OurFixtures().string()));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("is a directory"));
+}
+
+TEST(Afc, InvalidGraphNamesFileLineAndNode) {
+  const auto dir = af::test::TempDir("invalid");
+  std::string text = af::test::ReadFile(Ours("add_bcast.AscGraphDef.txt"));
+  const auto at = text.find("type: \"Relu\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 12, "type: \"Blur\"");
+  const auto path = (dir / "bad.txt").string();
+  std::ofstream(path) << text;
+  const Result r = Afc("inspect " + Shell(path));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr(path + ":47: invalid graph 'add_bcast_relu': node 'relu' (Blur): "
+                                      "unknown op type 'Blur'"));
+}
+
+TEST(Afc, ConvertNeverOverwritesWithoutForce) {
+  const auto dir = af::test::TempDir("convert");
+  const auto target = (dir / "keep.txt").string();
+  std::ofstream(target) << "precious";
+  Result r =
+      Afc("convert " + Shell(Ours("add_bcast.AscGraphDef.txt")) + " --to text -o " + Shell(target));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("not overwriting"));
+  EXPECT_EQ(af::test::ReadFile(target), "precious");
+  r = Afc("convert " + Shell(Ours("add_bcast.AscGraphDef.txt")) + " --to text -o " + Shell(target) +
+          " --force");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto pb = (dir / "back.txt").string();
+  r = Afc("convert " + Shell(target) + " --to ascgraph -o " + Shell(pb));
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = Afc("convert " + Shell(pb) + " --to text");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, af::test::ReadFile(target));
+}
+
+TEST(RealFixtures, AfcInspectsEveryAutoFuseFixture) {
+  AF_REQUIRE_REAL_FIXTURES();
+  int n = 0;
+  for (const auto& p : af::test::FilesUnder(af::test::RealFixtures() / "autofuse", {".txt"})) {
+    if (p.filename() == "SOURCE.txt") continue;
+    const Result r = Afc("inspect --json " + Shell(p.string()));
+    EXPECT_EQ(r.code, 0) << p << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["graphs"].size(), 1u) << p;
+    ++n;
+  }
+  EXPECT_EQ(n, 2);
+  const Result r =
+      Afc("inspect --json " +
+          Shell((af::test::RealFixtures() / "autofuse" / "test_seri_compute_graph.GraphDef.txt")
+                    .string()));
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["graphs"][0]["name"], "Abs_5_out0_graph");
+  EXPECT_EQ(j["graphs"][0]["schema"], "legacy-int-align");
+  EXPECT_EQ(j["graphs"][0]["compute_types"]["elewise"], 6);
+  EXPECT_EQ(j["ge_graphs"][0]["ops"], 3);
+}
+
+// Truncated and byte-flipped copies of every AscGraph fixture: afc exits 0 (the damage left a
+// valid file) or 2 with "afc: <file>..." on stderr — never a signal, never another code.
+TEST(Damaged, AfcNeverCrashes) {
+  std::vector<std::filesystem::path> files =
+      af::test::FilesUnder(af::test::OurFixtures() / "ascgraph", {".txt"});
+  if (af::test::HaveRealFixtures()) {
+    for (const auto& p : af::test::FilesUnder(af::test::RealFixtures() / "autofuse", {".txt"})) {
+      if (p.filename() != "SOURCE.txt") files.push_back(p);
+    }
+  }
+  const auto dir = af::test::TempDir("damaged");
+  std::mt19937 rng(99);
+  int twos = 0;
+  for (const auto& p : files) {
+    const std::string text = af::test::ReadFile(p);
+    for (int k = 0; k < 24; ++k) {
+      std::string v = k < 12 ? text.substr(0, text.size() * (k + 1) / 13) : text;
+      if (k >= 12) {
+        for (int f = 0; f < 1 + k % 3; ++f)
+          v[rng() % v.size()] = static_cast<char>(rng() % 256);
+      }
+      const auto path = (dir / (p.stem().string() + "_" + std::to_string(k) + ".txt")).string();
+      std::ofstream(path, std::ios::binary) << v;
+      const Result r = Afc("inspect " + Shell(path));
+      EXPECT_EQ(r.signal, 0) << path;
+      EXPECT_TRUE(r.code == 0 || r.code == 2) << path << " exit " << r.code;
+      if (r.code == 2) {
+        ++twos;
+        EXPECT_THAT(r.err, HasSubstr("afc: " + path)) << r.err;
+      }
+    }
+  }
+  EXPECT_GT(twos, 20);
+}
+
+}  // namespace

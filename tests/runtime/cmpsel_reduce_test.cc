@@ -1,0 +1,308 @@
+// Compare/Compares (bit-packed masks), Select in its three modes, and the reductions
+// (ReduceSum/Max/Min with indices, WholeReduce* with contiguous and bit masks).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "runtime_test_util.h"
+
+namespace {
+
+using AscendC::CMPMODE;
+using AscendC::LocalTensor;
+using AscendC::SELMODE;
+using af::rt_test::RandomVec;
+using af::rt_test::RunOp;
+using af::rt_test::RunResult;
+
+bool RefCmp(CMPMODE m, float a, float b) {
+  switch (m) {
+    case CMPMODE::LT:
+      return a < b;
+    case CMPMODE::GT:
+      return a > b;
+    case CMPMODE::EQ:
+      return a == b;
+    case CMPMODE::LE:
+      return a <= b;
+    case CMPMODE::GE:
+      return a >= b;
+    case CMPMODE::NE:
+      return a != b;
+  }
+  return false;
+}
+
+template <typename T>
+void CheckCompare() {
+  const CMPMODE modes[] = {CMPMODE::LT, CMPMODE::GT, CMPMODE::EQ,
+                           CMPMODE::LE, CMPMODE::GE, CMPMODE::NE};
+  const uint32_t per = 256 / sizeof(T);
+  for (uint32_t n : {per, 3 * per}) {
+    auto a = RandomVec<T>(n, -4, 4, n);
+    auto b = RandomVec<T>(n, -4, 4, n + 1);
+    for (uint32_t i = 0; i < n; i += 5) b[i] = a[i];  // some equal pairs
+    for (CMPMODE m : modes) {
+      RunResult r;
+      const auto bits = RunOp<uint8_t, T>(
+          a, b, n / 8, [&](auto& o, auto& x, auto& y) { AscendC::Compare(o, x, y, m, n); }, &r);
+      const auto sbits = RunOp<uint8_t, T>(
+          a, {}, n / 8, [&](auto& o, auto& x, auto&) { AscendC::Compares(o, x, T(0.5f), m, n); });
+      for (uint32_t i = 0; i < n; ++i) {
+        const bool bit = ((bits[i / 8] >> (i % 8)) & 1) != 0;
+        const bool sbit = ((sbits[i / 8] >> (i % 8)) & 1) != 0;
+        ASSERT_EQ(bit, RefCmp(m, static_cast<float>(a[i]), static_cast<float>(b[i]))) << i;
+        ASSERT_EQ(sbit, RefCmp(m, static_cast<float>(a[i]), static_cast<float>(T(0.5f)))) << i;
+      }
+      EXPECT_EQ(r.api["Compare"].second, n * sizeof(T) / 256);
+    }
+  }
+}
+
+TEST(CompareTest, FloatAndHalfAllModes) {
+  CheckCompare<float>();
+  CheckCompare<half>();
+}
+
+TEST(CompareTest, DocumentedBitOrderExample) {
+  // src0 = [2 3 5 7 11 13 17 19 ...], src1 = [2 4 6 8 10 12 14 16 ...]; GT gives 0b11110000.
+  std::vector<float> a(64);
+  std::vector<float> b(64);
+  const float p[] = {2, 3, 5, 7, 11, 13, 17, 19};
+  const float q[] = {2, 4, 6, 8, 10, 12, 14, 16};
+  for (int i = 0; i < 64; ++i) {
+    a[i] = p[i % 8];
+    b[i] = q[i % 8];
+  }
+  const auto gt = RunOp<uint8_t, float>(a, b, 8, [](auto& o, auto& x, auto& y) {
+    AscendC::Compare(o, x, y, CMPMODE::GT, 64);
+  });
+  EXPECT_EQ(gt[0], 240);
+  const auto ge = RunOp<uint8_t, float>(a, b, 8, [](auto& o, auto& x, auto& y) {
+    AscendC::Compare(o, x, y, CMPMODE::GE, 64);
+  });
+  EXPECT_EQ(ge[0], 241);
+}
+
+TEST(CompareTest, CountMustFillWholeRepeats) {
+  const auto r = af::rt_test::RunKernel(
+      [&] {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 2048);
+        auto x = buf.Get<float>();
+        auto m = buf.GetWithOffset<uint8_t>(32, 1024);
+        AscendC::Compare(m, x, x[128], CMPMODE::LT, 100);
+      },
+      {});
+  EXPECT_EQ(r.status, AF_STATUS_VIOLATION);
+  EXPECT_NE(r.error.find("Compare: count 100 x 4 bytes = 400 bytes is not a multiple of 256"),
+            std::string::npos)
+      << r.error;
+}
+
+template <typename T>
+void CheckSelect() {
+  for (uint32_t n : af::rt_test::Counts()) {
+    auto a = RandomVec<T>(n, -10, 10, n);
+    auto b = RandomVec<T>(n, -10, 10, n + 3);
+    std::vector<uint8_t> mask((n + 7) / 8 + 32);
+    for (size_t i = 0; i < mask.size(); ++i) mask[i] = static_cast<uint8_t>(i * 37 + 11);
+    std::vector<T> tt(n);
+    std::vector<T> ts(n);
+    std::vector<T> spr(n);
+    const auto r = af::rt_test::RunKernel(
+        [&] {
+          AscendC::TPipe pipe;
+          AscendC::TBuf<AscendC::TPosition::VECCALC> bm;
+          AscendC::TBuf<AscendC::TPosition::VECCALC> ba;
+          AscendC::TBuf<AscendC::TPosition::VECCALC> bb;
+          AscendC::TBuf<AscendC::TPosition::VECCALC> bo;
+          pipe.InitBuffer(bm, af::rt_test::Align32(mask.size()));
+          pipe.InitBuffer(ba, af::rt_test::Align32(n * sizeof(T)));
+          pipe.InitBuffer(bb, af::rt_test::Align32(n * sizeof(T)));
+          pipe.InitBuffer(bo, af::rt_test::Align32(n * sizeof(T)));
+          auto lm = bm.Get<uint8_t>();
+          auto la = ba.Get<T>();
+          auto lb = bb.Get<T>();
+          auto lo = bo.Get<T>();
+          af::rt_test::Load(lm, mask.data(), static_cast<uint32_t>(mask.size()));
+          af::rt_test::Load(la, a.data(), n);
+          af::rt_test::Load(lb, b.data(), n);
+          AscendC::Select(lo, lm, la, lb, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+          af::rt_test::Store(tt.data(), lo, n);
+          AscendC::Select(lo, lm, la, T(7), SELMODE::VSEL_TENSOR_SCALAR_MODE, n);
+          af::rt_test::Store(ts.data(), lo, n);
+          AscendC::Select(lo, lm, la, lb, SELMODE::VSEL_CMPMASK_SPR, n);
+          af::rt_test::Store(spr.data(), lo, n);
+        },
+        {af::rt_test::GmOf(mask), af::rt_test::GmOf(a), af::rt_test::GmOf(b), af::rt_test::GmOf(tt),
+         af::rt_test::GmOf(ts), af::rt_test::GmOf(spr)});
+    ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
+    const uint32_t per = 256 / sizeof(T);
+    for (uint32_t i = 0; i < n; ++i) {
+      const bool bit = ((mask[i / 8] >> (i % 8)) & 1) != 0;
+      const uint32_t j = i % per;
+      const bool bit0 = ((mask[j / 8] >> (j % 8)) & 1) != 0;
+      ASSERT_TRUE(af::rt_test::SameValue(tt[i], bit ? a[i] : b[i])) << i;
+      ASSERT_TRUE(af::rt_test::SameValue(ts[i], bit ? a[i] : T(7))) << i;
+      ASSERT_TRUE(af::rt_test::SameValue(spr[i], bit0 ? a[i] : b[i])) << i;
+    }
+  }
+}
+
+TEST(SelectTest, AllModes) {
+  CheckSelect<float>();
+  CheckSelect<half>();
+}
+
+TEST(SelectTest, CompareThenSelectIsAWhere) {
+  const uint32_t n = 128;
+  auto a = RandomVec<float>(n, -5, 5, 3);
+  auto b = RandomVec<float>(n, -5, 5, 4);
+  std::vector<float> out(n);
+  const auto r = af::rt_test::RunKernel(
+      [&] {
+        AscendC::TPipe pipe;
+        AscendC::TQue<AscendC::TPosition::VECIN, 1> qa;
+        AscendC::TQue<AscendC::TPosition::VECIN, 1> qb;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> bm;
+        AscendC::TQue<AscendC::TPosition::VECOUT, 1> qo;
+        pipe.InitBuffer(qa, 1, n * 4);
+        pipe.InitBuffer(qb, 1, n * 4);
+        pipe.InitBuffer(bm, n / 8);
+        pipe.InitBuffer(qo, 1, n * 4);
+        auto la = qa.AllocTensor<float>();
+        auto lb = qb.AllocTensor<float>();
+        af::rt_test::Load(la, a.data(), n);
+        af::rt_test::Load(lb, b.data(), n);
+        auto m = bm.Get<uint8_t>();
+        AscendC::Compare(m, la, lb, CMPMODE::GT, n);
+        auto lo = qo.AllocTensor<float>();
+        AscendC::Select(lo, m, la, lb, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);  // max(a, b)
+        af::rt_test::Store(out.data(), lo, n);
+        qa.FreeTensor(la);
+        qb.FreeTensor(lb);
+        qo.FreeTensor(lo);
+      },
+      {af::rt_test::GmOf(a), af::rt_test::GmOf(b), af::rt_test::GmOf(out)});
+  ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
+  for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(out[i], std::max(a[i], b[i]));
+}
+
+// Reference pairwise sum inside each 256-byte repeat, repeats added in order (in T precision).
+template <typename T>
+T RefReduceSum(const std::vector<T>& v) {
+  const size_t per = 256 / sizeof(T);
+  T acc = T(0);
+  for (size_t base = 0; base < v.size(); base += per) {
+    std::vector<float> w(per, 0.0f);
+    for (size_t i = 0; i < per && base + i < v.size(); ++i) w[i] = static_cast<float>(v[base + i]);
+    for (size_t width = per; width > 1; width /= 2) {
+      for (size_t i = 0; i < width / 2; ++i) w[i] = w[2 * i] + w[2 * i + 1];
+    }
+    const T part = T(w[0]);
+    acc = base == 0 ? part : T(static_cast<float>(acc) + static_cast<float>(part));
+  }
+  return acc;
+}
+
+template <typename T>
+void CheckReduce() {
+  for (uint32_t n : af::rt_test::Counts()) {
+    const auto a = RandomVec<T>(n, -50, 50, 9 * n);
+    RunResult r;
+    const auto sum = RunOp<T, T>(a, {}, 1, [&](auto& o, auto& x, auto& w) {
+      AscendC::ReduceSum(o, x, w, static_cast<int32_t>(n));
+    }, &r);
+    EXPECT_TRUE(af::rt_test::SameValue(sum[0], RefReduceSum(a))) << n;
+    EXPECT_EQ(r.api["ReduceSum"].second, (n * sizeof(T) + 255) / 256);
+    // Max/Min with the first index of the extremum, stored as raw integer bits.
+    const auto mx = RunOp<T, T>(a, {}, 2, [&](auto& o, auto& x, auto& w) {
+      AscendC::ReduceMax(o, x, w, static_cast<int32_t>(n), true);
+    });
+    const auto mn = RunOp<T, T>(a, {}, 2, [&](auto& o, auto& x, auto& w) {
+      AscendC::ReduceMin(o, x, w, static_cast<int32_t>(n), true);
+    });
+    size_t imax = 0;
+    size_t imin = 0;
+    for (size_t i = 1; i < n; ++i) {
+      if (static_cast<float>(a[i]) > static_cast<float>(a[imax])) imax = i;
+      if (static_cast<float>(a[i]) < static_cast<float>(a[imin])) imin = i;
+    }
+    EXPECT_TRUE(af::rt_test::SameValue(mx[0], a[imax]));
+    EXPECT_TRUE(af::rt_test::SameValue(mn[0], a[imin]));
+    using Idx = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
+    Idx gi = 0;
+    std::memcpy(&gi, &mx[1], sizeof(Idx));
+    EXPECT_EQ(gi, imax);
+    std::memcpy(&gi, &mn[1], sizeof(Idx));
+    EXPECT_EQ(gi, imin);
+  }
+}
+
+TEST(ReduceTest, ReduceFloat) { CheckReduce<float>(); }
+TEST(ReduceTest, ReduceHalf) { CheckReduce<half>(); }
+
+TEST(ReduceTest, TiesTakeTheSmallestIndex) {
+  const std::vector<float> a = {1, 5, 3, 5, 5, -2, -2};
+  const auto mx = RunOp<float, float>(a, {}, 2, [](auto& o, auto& x, auto& w) {
+    AscendC::ReduceMax(o, x, w, 7, true);
+  });
+  uint32_t idx = 0;
+  std::memcpy(&idx, &mx[1], 4);
+  EXPECT_EQ(mx[0], 5.0f);
+  EXPECT_EQ(idx, 1u);
+  const auto mn = RunOp<float, float>(a, {}, 2, [](auto& o, auto& x, auto& w) {
+    AscendC::ReduceMin(o, x, w, 7, true);
+  });
+  std::memcpy(&idx, &mn[1], 4);
+  EXPECT_EQ(idx, 5u);
+}
+
+TEST(ReduceTest, WholeReducePerRepeat) {
+  // 3 repeats of 64 floats; contiguous mask 40; results packed (dstRepStride 1).
+  const auto a = RandomVec<float>(192, -10, 10, 5);
+  const auto sums = RunOp<float, float>(a, {}, 3, [](auto& o, auto& x, auto&) {
+    AscendC::WholeReduceSum(o, x, 40, 3, 1, 1, 8);
+  });
+  const auto maxs = RunOp<float, float>(a, {}, 6, [](auto& o, auto& x, auto&) {
+    AscendC::WholeReduceMax(o, x, 40, 3, 1, 1, 8);
+  });
+  const uint64_t bits[2] = {0xF0F0F0F0F0F0F0F0ull, 0};
+  const auto mins = RunOp<float, float>(a, {}, 3, [&](auto& o, auto& x, auto&) {
+    AscendC::WholeReduceMin(o, x, bits, 3, 1, 1, 8, AscendC::ReduceOrder::ORDER_ONLY_VALUE);
+  });
+  for (int r = 0; r < 3; ++r) {
+    std::vector<float> w(64, 0.0f);
+    float best = a[r * 64];
+    uint32_t bi = 0;
+    float mbest = 1e9f;
+    for (int i = 0; i < 64; ++i) {
+      if (i < 40) {
+        w[i] = a[r * 64 + i];
+        if (a[r * 64 + i] > best) {
+          best = a[r * 64 + i];
+          bi = static_cast<uint32_t>(i);
+        }
+      }
+      if (((bits[0] >> i) & 1) != 0) mbest = std::min(mbest, a[r * 64 + i]);
+    }
+    for (size_t width = 64; width > 1; width /= 2) {
+      for (size_t i = 0; i < width / 2; ++i) w[i] = w[2 * i] + w[2 * i + 1];
+    }
+    EXPECT_EQ(sums[r], w[0]) << r;
+    EXPECT_EQ(maxs[2 * r], best) << r;
+    uint32_t idx = 0;
+    std::memcpy(&idx, &maxs[2 * r + 1], 4);
+    EXPECT_EQ(idx, bi) << r;
+    EXPECT_EQ(mins[r], mbest) << r;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,53 @@
+// afc convert: one AscGraph between its file forms, never overwriting a file unless asked.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "autofuse/ir/load.h"
+#include "autofuse/ir/text.h"
+#include "autofuse/support/error.h"
+#include "commands.h"
+
+namespace af::cli {
+
+int RunConvert(const ConvertOptions& opts) {
+  const ir::LoadedFile f = ir::LoadGraphFile(opts.input);
+  if (f.graphs.size() != 1) {
+    throw InputError({opts.input, 0, 0}, "holds " + std::to_string(f.graphs.size()) +
+                                             " AscGraphs; convert takes exactly one");
+  }
+  const ir::Graph& g = f.graphs[0].graph;
+  std::string text;
+  if (opts.to == "text") {
+    text = ir::DumpText(g);
+  } else if (opts.to == "ascgraph") {
+    text = ir::WriteAscGraphText(g);
+  } else {
+    throw InputError({}, "--to must be 'text' or 'ascgraph', not '" + opts.to + "'");
+  }
+  if (opts.output.empty() || opts.output == "-") {
+    std::cout << text;
+    return 0;
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(opts.output, ec) && !opts.force) {
+    throw InputError({opts.output, 0, 0}, "exists; not overwriting it (use --force)");
+  }
+  // Write to a temporary file next to the target, then rename: a failed write never leaves a
+  // half-written file in place of the user's.
+  const std::string tmp = opts.output + ".afc-tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError({opts.output, 0, 0}, "cannot write");
+    out << text;
+    if (!out.flush()) throw InputError({opts.output, 0, 0}, "write failed");
+  }
+  std::filesystem::rename(tmp, opts.output, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw InputError({opts.output, 0, 0}, "cannot replace the file");
+  }
+  return 0;
+}
+
+}  // namespace af::cli
