@@ -57,8 +57,9 @@ void Collect(const Expr& e, std::int64_t p, Rational& coef, std::vector<Factor>&
       return;
     }
     case Kind::kMul:
-      for (const Expr& a : e.args())
+      for (const Expr& a : e.args()) {
         Collect(a, p, coef, fs);
+      }
       return;
     case Kind::kPow:
       fs.push_back({e.args()[0], CheckedExp(e.args()[1].value().num, p, true)});
@@ -140,8 +141,9 @@ Expr BuildProduct(Rational coef, std::vector<Factor> fs) {
   auto expand = [&] {
     Expr acc = MakeMonomial(coef, rest);
     for (const Factor& s : sums) {
-      for (std::int64_t i = 0; i < s.exp; ++i)
+      for (std::int64_t i = 0; i < s.exp; ++i) {
         acc = MulExpand(acc, s.base);
+      }
     }
     return acc;
   };
@@ -255,8 +257,9 @@ Expr MulN(std::span<const Expr> in) {
   for (const Expr& e : in) {
     if (IsZero(e)) return MakeConst(Rational{});
   }
-  for (const Expr& e : in)
+  for (const Expr& e : in) {
     Collect(e, 1, coef, fs);
+  }
   return BuildProduct(coef, std::move(fs));
 }
 

@@ -276,14 +276,16 @@ Interval ComputeRange(const Node& n) {
       return Interval{Rational{}, std::nullopt};
     case Kind::kAdd: {
       Interval r = RangeOf(n.args[0]);
-      for (std::size_t i = 1; i < n.args.size(); ++i)
+      for (std::size_t i = 1; i < n.args.size(); ++i) {
         r = AddI(r, RangeOf(n.args[i]));
+      }
       return r;
     }
     case Kind::kMul: {
       Interval r = RangeOf(n.args[0]);
-      for (std::size_t i = 1; i < n.args.size(); ++i)
+      for (std::size_t i = 1; i < n.args.size(); ++i) {
         r = MulI(r, RangeOf(n.args[i]));
+      }
       return r;
     }
     case Kind::kPow:

@@ -276,8 +276,9 @@ Expr AlignImpl(const Expr& a, const Expr& b) {
 std::vector<std::pair<Expr, std::int64_t>> FactorsOf(std::span<const Expr> fs) {
   std::vector<std::pair<Expr, std::int64_t>> out;
   out.reserve(fs.size());
-  for (const Expr& f : fs)
+  for (const Expr& f : fs) {
     out.push_back(SplitFactor(f));
+  }
   return out;
 }
 

@@ -44,8 +44,9 @@ std::size_t HashNode(const Node& n) {
       h = Mix(h, HashName(n.name));
       break;
     default:
-      for (const Expr& a : n.args)
+      for (const Expr& a : n.args) {
         h = Mix(h, a.hash());
+      }
       break;
   }
   return static_cast<std::size_t>(h);
@@ -95,16 +96,17 @@ Expr InternConst(Rational v) {
   return Intern(std::move(n));
 }
 
-// Small integer constants are looked up without touching the table.
+// Small integer constants are looked up without touching the table (leaked like the table).
 const std::vector<Expr>& SmallInts() {
-  static const std::vector<Expr> cache = [] {
-    std::vector<Expr> v;
-    v.reserve(kCacheHi - kCacheLo + 1);
-    for (std::int64_t i = kCacheLo; i <= kCacheHi; ++i)
-      v.push_back(InternConst(RInt(i)));
+  static const auto* cache = [] {
+    auto* v = new std::vector<Expr>();
+    v->reserve(kCacheHi - kCacheLo + 1);
+    for (std::int64_t i = kCacheLo; i <= kCacheHi; ++i) {
+      v->push_back(InternConst(RInt(i)));
+    }
     return v;
   }();
-  return cache;
+  return *cache;
 }
 
 bool IsIdentifier(std::string_view s) {

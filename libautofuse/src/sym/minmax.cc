@@ -48,8 +48,9 @@ Expr MinMaxN(Kind kind, std::vector<Expr> in) {
   };
   for (const Expr& e : in) {
     if (e.kind() == kind) {
-      for (const Expr& a : e.args())
+      for (const Expr& a : e.args()) {
         add(a);
+      }
     } else {
       add(e);
     }

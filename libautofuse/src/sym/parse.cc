@@ -347,8 +347,9 @@ class Parser {
     if (name == "Min" || name == "Max" || name == "min" || name == "max") {
       arity(1, kMany);
       std::vector<Expr> es;
-      for (const PExpr& a : args)
+      for (const PExpr& a : args) {
         es.push_back(a.e);
+      }
       Kind k = name[1] == 'i' ? Kind::kMin : Kind::kMax;
       return {Build(name_pos, [&] { return detail::MinMaxN(k, es); }), std::nullopt};
     }

@@ -104,8 +104,9 @@ class TextPrinter {
     if (c != Rational{1, 1} || num.empty()) num.insert(num.begin(), CoefText(c));
     std::string s = Join(num);
     if (!den.empty()) s += " / " + (den.size() == 1 ? den[0] : "(" + Join(den) + ")");
-    for (const std::string& d : den_sums)
+    for (const std::string& d : den_sums) {
       s += " / " + d;
+    }
     return s;
   }
 

@@ -73,8 +73,9 @@ void CollectSymbols(const Expr& e, std::unordered_set<const Node*>& seen,
     out.push_back(e.name());
     return;
   }
-  for (const Expr& a : e.args())
+  for (const Expr& a : e.args()) {
     CollectSymbols(a, seen, out);
+  }
 }
 
 }  // namespace

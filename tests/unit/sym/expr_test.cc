@@ -554,6 +554,30 @@ TEST_F(SymTest, ToCppForms) {
   EXPECT_EQ(((s0 + Expr(1)) * (s1 + Expr(1))).ToCpp(), "s0 + s0 * s1 + s1 + 1");
 }
 
+TEST_F(SymTest, PrintingIsDeterministic) {
+  // A fixed golden string: the canonical order depends only on structure and names, so this is
+  // the same in every run and on every machine.
+  Expr t = Expr::Sym("z0t_size");
+  Expr s10 = Expr::Sym("s10");
+  Expr e = Max(s1, Expr(2)) + CeilDiv(s0, t) * t + Mod(s0, Expr(16)) - Expr(3) * s10 * s0 +
+           Div(s1, Expr(4)) + Pow(s0 + Expr(1), 2);
+  EXPECT_EQ(e.ToString(),
+            "2 * s0 - 3 * s0 * s10 + Rational(1, 4) * s1 + z0t_size * CeilDiv(s0, z0t_size) + "
+            "Pow(s0, 2) + Mod(s0, 16) + Max(2, s1) + 1");
+  EXPECT_EQ(e.ToCpp(),
+            "af_floordiv(8 * s0 - 12 * s0 * s10 + s1 + 4 * z0t_size * af_ceildiv(s0, z0t_size) + "
+            "4 * af_pow(s0, 2) + 4 * af_mod(s0, 16) + 4 * af_max(2, s1) + 4, 4)");
+  EXPECT_EQ(Parse(e.ToString()), e);
+}
+
+TEST_F(SymTest, ToCppRationalsStayExact) {
+  Expr e = Div(s0 * (s0 + Expr(1)), Expr(2));  // always an integer
+  EXPECT_EQ(e.ToCpp(), "af_floordiv(s0 + af_pow(s0, 2), 2)");
+  EXPECT_EQ(Expr::Rat(3, 4).ToCpp(), "af_floordiv(3, 4)");
+  EXPECT_EQ(Pow(s0 + s1, -2).ToCpp(), "af_floordiv(1, af_pow(s0 + s1, 2))");
+  EXPECT_EQ(Div(Expr(3) * s0, Expr(2) * s1).ToCpp(), "af_floordiv(3 * s0, 2 * s1)");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Provers
 

@@ -72,13 +72,13 @@ enum class Tri : std::uint8_t { kFalse, kTrue, kUnknown };
 // every constructor performs).
 class Expr {
  public:
-  Expr();                      // the constant 0
-  Expr(std::int64_t value);    // NOLINT(google-explicit-constructor): integer constants read well
+  Expr();                    // the constant 0
+  Expr(std::int64_t value);  // NOLINT(google-explicit-constructor): integer constants read well
   // Any other integer type (int literals included: without this, Expr(0) would be ambiguous
   // with the node-pointer constructor).
   template <typename T>
-    requires(std::is_integral_v<T> && !std::is_same_v<T, std::int64_t> && !std::is_same_v<T, bool>)
-  Expr(T value)  // NOLINT(google-explicit-constructor)
+  requires(std::is_integral_v<T> && !std::is_same_v<T, std::int64_t> && !std::is_same_v<T, bool>)
+      Expr(T value)  // NOLINT(google-explicit-constructor)
       : Expr(static_cast<std::int64_t>(value)) {}
   explicit Expr(const Node* node) : node_(node) {}
 
@@ -89,8 +89,8 @@ class Expr {
   // Structure.
   Kind kind() const;
   const std::vector<Expr>& args() const;  // empty for constants and symbols
-  const std::string& name() const;         // symbol name; empty otherwise
-  Rational value() const;                  // constant value; {0,1} otherwise
+  const std::string& name() const;        // symbol name; empty otherwise
+  Rational value() const;                 // constant value; {0,1} otherwise
   bool IsConst() const { return kind() == Kind::kConst; }
   bool IsSymbol() const { return kind() == Kind::kSymbol; }
   // The integer value when this is an integer constant.
