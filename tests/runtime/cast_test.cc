@@ -14,8 +14,8 @@
 
 namespace {
 
-using AscendC::RoundMode;
 using af::rt_test::RunResult;
+using AscendC::RoundMode;
 
 template <typename D, typename S>
 std::vector<D> RunCast(const std::vector<S>& in, RoundMode mode, RunResult* result = nullptr) {
@@ -71,9 +71,27 @@ D Saturate(double v) {
 }
 
 std::vector<float> Samples() {
-  std::vector<float> v = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 0.49f, -0.51f, 3.0f, -7.75f,
-                          1e10f, -1e10f, 3e9f, 70000.0f, -70000.0f, 127.5f, 128.5f, 255.5f, -128.6f,
-                          std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+  std::vector<float> v = {0.5f,
+                          1.5f,
+                          2.5f,
+                          -0.5f,
+                          -1.5f,
+                          -2.5f,
+                          0.49f,
+                          -0.51f,
+                          3.0f,
+                          -7.75f,
+                          1e10f,
+                          -1e10f,
+                          3e9f,
+                          70000.0f,
+                          -70000.0f,
+                          127.5f,
+                          128.5f,
+                          255.5f,
+                          -128.6f,
+                          std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN()};
   const auto r = af::rt_test::RandomVec<float>(300, -300, 300, 11);
   v.insert(v.end(), r.begin(), r.end());
   return v;
@@ -97,9 +115,11 @@ TEST(CastTest, FloatToIntegersFollowLibmAndSaturate) {
 
 TEST(CastTest, HalfAndBf16ToIntegers) {
   std::vector<half> h;
-  for (float f : Samples()) h.push_back(half(f));
+  for (float f : Samples())
+    h.push_back(half(f));
   std::vector<bfloat16_t> b;
-  for (float f : Samples()) b.push_back(bfloat16_t(f));
+  for (float f : Samples())
+    b.push_back(bfloat16_t(f));
   for (RoundMode m : kRound) {
     const auto i8 = RunCast<int8_t, half>(h, m);
     const auto u8 = RunCast<uint8_t, half>(h, m);
@@ -147,13 +167,17 @@ TEST(CastTest, DocumentedExamples) {
   EXPECT_EQ(i2f(big, RoundMode::CAST_ROUND), 33554436.0f);
   EXPECT_EQ(i2f(big, RoundMode::CAST_TRUNC), 33554432.0f);
 
-  auto i2h = [](int16_t v, RoundMode m) { return static_cast<float>(RunCast<half, int16_t>({v}, m)[0]); };
+  auto i2h = [](int16_t v, RoundMode m) {
+    return static_cast<float>(RunCast<half, int16_t>({v}, m)[0]);
+  };
   EXPECT_EQ(i2h(4098, RoundMode::CAST_RINT), 4096.0f);
   EXPECT_EQ(i2h(4098, RoundMode::CAST_CEIL), 4100.0f);
   EXPECT_EQ(i2h(4098, RoundMode::CAST_ROUND), 4100.0f);
   EXPECT_EQ(i2h(4098, RoundMode::CAST_TRUNC), 4096.0f);
 
-  auto f2h = [](float v, RoundMode m) { return static_cast<double>(RunCast<half, float>({v}, m)[0]); };
+  auto f2h = [](float v, RoundMode m) {
+    return static_cast<double>(RunCast<half, float>({v}, m)[0]);
+  };
   const float h0 = 0.5f + std::ldexp(1.0f, -12);
   EXPECT_EQ(f2h(h0, RoundMode::CAST_RINT), 0.5);
   EXPECT_EQ(f2h(h0, RoundMode::CAST_FLOOR), 0.5);
@@ -162,7 +186,9 @@ TEST(CastTest, DocumentedExamples) {
   EXPECT_EQ(f2h(h0, RoundMode::CAST_TRUNC), 0.5);
   EXPECT_EQ(f2h(h0, RoundMode::CAST_ODD), 0.5 + std::ldexp(1.0, -11));
 
-  auto f2b = [](float v, RoundMode m) { return static_cast<double>(RunCast<bfloat16_t, float>({v}, m)[0]); };
+  auto f2b = [](float v, RoundMode m) {
+    return static_cast<double>(RunCast<bfloat16_t, float>({v}, m)[0]);
+  };
   const float b0 = 0.5f + std::ldexp(1.0f, -9) + std::ldexp(1.0f, -11);
   EXPECT_EQ(f2b(b0, RoundMode::CAST_RINT), 0.5 + std::ldexp(1.0, -8));
   EXPECT_EQ(f2b(b0, RoundMode::CAST_FLOOR), 0.5);
@@ -188,13 +214,16 @@ TEST(CastTest, ExactAndSaturatingIntegerPairs) {
   EXPECT_EQ(n32, (std::vector<int32_t>{2147483647, -2147483647 - 1, 5, -5}));
   const std::vector<int8_t> s8 = {-128, -1, 0, 127};
   const auto h8 = RunCast<half, int8_t>(s8, RoundMode::CAST_NONE);
-  for (size_t i = 0; i < s8.size(); ++i) EXPECT_EQ(static_cast<float>(h8[i]), s8[i]);
+  for (size_t i = 0; i < s8.size(); ++i)
+    EXPECT_EQ(static_cast<float>(h8[i]), s8[i]);
   const std::vector<uint8_t> u8 = {0, 200, 255};
   const auto hu = RunCast<half, uint8_t>(u8, RoundMode::CAST_NONE);
-  for (size_t i = 0; i < u8.size(); ++i) EXPECT_EQ(static_cast<float>(hu[i]), u8[i]);
+  for (size_t i = 0; i < u8.size(); ++i)
+    EXPECT_EQ(static_cast<float>(hu[i]), u8[i]);
   const std::vector<int16_t> s16 = {-32768, 12345, 32767};
   const auto f16 = RunCast<float, int16_t>(s16, RoundMode::CAST_NONE);
-  for (size_t i = 0; i < s16.size(); ++i) EXPECT_EQ(f16[i], s16[i]);
+  for (size_t i = 0; i < s16.size(); ++i)
+    EXPECT_EQ(f16[i], s16[i]);
   const std::vector<int64_t> big = {(int64_t{1} << 35) + (1 << 12) + (1 << 11)};
   EXPECT_EQ((RunCast<float, int64_t>(big, RoundMode::CAST_FLOOR)[0]),
             std::ldexp(1.0f, 35) + 4096.0f);
@@ -219,11 +248,13 @@ TEST(CastTest, RejectsUndocumentedPairsAndModes) {
   RunResult r;
   RunCast<bfloat16_t, half>({half(1.0f)}, RoundMode::CAST_RINT, &r);
   EXPECT_EQ(r.status, AF_STATUS_VIOLATION);
-  EXPECT_NE(r.error.find("Cast: no documented conversion from half to bfloat16_t"), std::string::npos)
+  EXPECT_NE(r.error.find("Cast: no documented conversion from half to bfloat16_t"),
+            std::string::npos)
       << r.error;
   RunCast<int32_t, float>({1.0f}, RoundMode::CAST_NONE, &r);
   EXPECT_EQ(r.status, AF_STATUS_VIOLATION);
-  EXPECT_NE(r.error.find("CAST_NONE is not a documented mode for float -> int32_t"), std::string::npos)
+  EXPECT_NE(r.error.find("CAST_NONE is not a documented mode for float -> int32_t"),
+            std::string::npos)
       << r.error;
   RunCast<half, float>({1.0f}, RoundMode::CAST_HYBRID, &r);
   EXPECT_EQ(r.status, AF_STATUS_VIOLATION);

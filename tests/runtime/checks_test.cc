@@ -20,10 +20,11 @@ void ExpectViolation(const RunResult& r, const std::string& fragment, int block 
                      uint32_t block_dim = 1) {
   EXPECT_EQ(r.status, AF_STATUS_VIOLATION) << r.error;
   EXPECT_EQ(r.failed_block, block) << r.error;
-  const std::string prefix =
-      "kernel 'test_kernel' block " + std::to_string(block) + "/" + std::to_string(block_dim) + ": ";
+  const std::string prefix = "kernel 'test_kernel' block " + std::to_string(block) + "/" +
+                             std::to_string(block_dim) + ": ";
   EXPECT_EQ(r.error.rfind(prefix, 0), 0u) << r.error;
-  EXPECT_NE(r.error.find(fragment), std::string::npos) << "missing '" << fragment << "' in: " << r.error;
+  EXPECT_NE(r.error.find(fragment), std::string::npos)
+      << "missing '" << fragment << "' in: " << r.error;
 }
 
 TEST(ChecksTest, UbOverCapacity) {
@@ -36,9 +37,10 @@ TEST(ChecksTest, UbOverCapacity) {
         pipe.InitBuffer(q, 2, 50 * 1024);
       },
       {});
-  ExpectViolation(r, "TPipe::InitBuffer: UB over capacity: num=2 x len=51200 (102400 bytes, "
-                     "32-byte aligned) at UB offset 102400 ends at byte 204800 but the UB has "
-                     "196608 bytes");
+  ExpectViolation(r,
+                  "TPipe::InitBuffer: UB over capacity: num=2 x len=51200 (102400 bytes, "
+                  "32-byte aligned) at UB offset 102400 ends at byte 204800 but the UB has "
+                  "196608 bytes");
 }
 
 TEST(ChecksTest, UbUsageAndBufferCountAreTracked) {
@@ -46,10 +48,13 @@ TEST(ChecksTest, UbUsageAndBufferCountAreTracked) {
       [] {
         TPipe pipe;
         TBuf<TPosition::VECCALC> b[65];
-        for (auto& x : b) pipe.InitBuffer(x, 1);  // each rounds up to 32 bytes
+        for (auto& x : b)
+          pipe.InitBuffer(x, 1);  // each rounds up to 32 bytes
       },
       {});
-  ExpectViolation(r, "TPipe::InitBuffer: more than 64 buffers in one kernel (64 already allocated, 1 requested)");
+  ExpectViolation(
+      r,
+      "TPipe::InitBuffer: more than 64 buffers in one kernel (64 already allocated, 1 requested)");
   EXPECT_EQ(r.ub_peak, 64u * 32);
 }
 
@@ -111,8 +116,9 @@ TEST(ChecksTest, GmReadOutOfBounds) {
                     DataCopyPadExtParams<float>());
       },
       {GmOf(in)});
-  ExpectViolation(r, "DataCopyPad: GM read of 64 bytes (src) at offset 360 of gm[0] (400 bytes) "
-                     "runs out of bounds: bytes [360, 424)");
+  ExpectViolation(r,
+                  "DataCopyPad: GM read of 64 bytes (src) at offset 360 of gm[0] (400 bytes) "
+                  "runs out of bounds: bytes [360, 424)");
 }
 
 TEST(ChecksTest, GmWriteOutOfBounds) {
@@ -128,8 +134,9 @@ TEST(ChecksTest, GmWriteOutOfBounds) {
         DataCopy(g[GetBlockIdx() * 16], b.Get<float>(), 16);
       },
       {GmOf(in), GmOf(out)}, 3);
-  ExpectViolation(r, "DataCopy: GM write of 64 bytes (dst) at offset 128 of gm[1] (160 bytes) runs "
-                     "out of bounds: bytes [128, 192)",
+  ExpectViolation(r,
+                  "DataCopy: GM write of 64 bytes (dst) at offset 128 of gm[1] (160 bytes) runs "
+                  "out of bounds: bytes [128, 192)",
                   2, 3);
 }
 
@@ -177,7 +184,8 @@ TEST(ChecksTest, LocalAccessOutsideItsBuffer) {
         (void)a.Get<float>().GetValue(16);
       },
       {});
-  ExpectViolation(r, "LocalTensor::GetValue: tensor accesses UB bytes [64, 68) outside its buffer [0, 64)");
+  ExpectViolation(
+      r, "LocalTensor::GetValue: tensor accesses UB bytes [64, 68) outside its buffer [0, 64)");
   r = RunKernel([] { (void)LocalTensor<float>().GetValue(0); }, {});
   ExpectViolation(r, "LocalTensor::GetValue: tensor is an unbound LocalTensor");
 }
@@ -194,7 +202,8 @@ TEST(ChecksTest, QueueMisuse) {
         (void)q.AllocTensor<float>();
       },
       {});
-  ExpectViolation(r, "TQue::AllocTensor: no free buffer: all 2 buffers of this queue are allocated");
+  ExpectViolation(r,
+                  "TQue::AllocTensor: no free buffer: all 2 buffers of this queue are allocated");
   // DeQue on an empty queue.
   r = RunKernel(
       [] {
@@ -217,7 +226,8 @@ TEST(ChecksTest, QueueMisuse) {
         q2.FreeTensor(t);
       },
       {});
-  ExpectViolation(r, "TQue::FreeTensor: the tensor at UB address 0 is not the start of a buffer of this queue");
+  ExpectViolation(
+      r, "TQue::FreeTensor: the tensor at UB address 0 is not the start of a buffer of this queue");
   // Double free and freeing an enqueued tensor.
   r = RunKernel(
       [] {
@@ -240,7 +250,8 @@ TEST(ChecksTest, QueueMisuse) {
         q.FreeTensor(t);
       },
       {});
-  ExpectViolation(r, "TQue::FreeTensor: the tensor at UB address 0 is enqueued and cannot be freed");
+  ExpectViolation(r,
+                  "TQue::FreeTensor: the tensor at UB address 0 is enqueued and cannot be freed");
   // EnQue of a tensor that was not allocated; use before InitBuffer.
   r = RunKernel(
       [] {
@@ -282,7 +293,9 @@ TEST(ChecksTest, PartialOverlapAndAdvancedApiOverlap) {
         Sigmoid(t, t, 64);
       },
       {});
-  ExpectViolation(r, "Sigmoid: dst UB bytes [0, 256) and src UB bytes [0, 256) overlap (this API forbids any overlap)");
+  ExpectViolation(r,
+                  "Sigmoid: dst UB bytes [0, 256) and src UB bytes [0, 256) overlap (this API "
+                  "forbids any overlap)");
 }
 
 TEST(ChecksTest, WaitFlagWithoutSetFlag) {
@@ -321,7 +334,8 @@ TEST(ChecksTest, SyncAllMismatchIsReported) {
       {}, 3);
   EXPECT_EQ(r.status, AF_STATUS_VIOLATION) << r.error;
   EXPECT_NE(r.error.find("SyncAll"), std::string::npos) << r.error;
-  EXPECT_NE(r.error.find("every block must call SyncAll equally often"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("every block must call SyncAll equally often"), std::string::npos)
+      << r.error;
   // More blocks than can be resident at once.
   r = RunKernel([] { SyncAll(); }, {}, 4, af::rt_test::kUb, 2);
   EXPECT_EQ(r.status, AF_STATUS_VIOLATION);

@@ -13,12 +13,12 @@
 
 namespace {
 
-using AscendC::CMPMODE;
-using AscendC::LocalTensor;
-using AscendC::SELMODE;
 using af::rt_test::RandomVec;
 using af::rt_test::RunOp;
 using af::rt_test::RunResult;
+using AscendC::CMPMODE;
+using AscendC::LocalTensor;
+using AscendC::SELMODE;
 
 bool RefCmp(CMPMODE m, float a, float b) {
   switch (m) {
@@ -46,7 +46,8 @@ void CheckCompare() {
   for (uint32_t n : {per, 3 * per}) {
     auto a = RandomVec<T>(n, -4, 4, n);
     auto b = RandomVec<T>(n, -4, 4, n + 1);
-    for (uint32_t i = 0; i < n; i += 5) b[i] = a[i];  // some equal pairs
+    for (uint32_t i = 0; i < n; i += 5)
+      b[i] = a[i];  // some equal pairs
     for (CMPMODE m : modes) {
       RunResult r;
       const auto bits = RunOp<uint8_t, T>(
@@ -79,13 +80,11 @@ TEST(CompareTest, DocumentedBitOrderExample) {
     a[i] = p[i % 8];
     b[i] = q[i % 8];
   }
-  const auto gt = RunOp<uint8_t, float>(a, b, 8, [](auto& o, auto& x, auto& y) {
-    AscendC::Compare(o, x, y, CMPMODE::GT, 64);
-  });
+  const auto gt = RunOp<uint8_t, float>(
+      a, b, 8, [](auto& o, auto& x, auto& y) { AscendC::Compare(o, x, y, CMPMODE::GT, 64); });
   EXPECT_EQ(gt[0], 240);
-  const auto ge = RunOp<uint8_t, float>(a, b, 8, [](auto& o, auto& x, auto& y) {
-    AscendC::Compare(o, x, y, CMPMODE::GE, 64);
-  });
+  const auto ge = RunOp<uint8_t, float>(
+      a, b, 8, [](auto& o, auto& x, auto& y) { AscendC::Compare(o, x, y, CMPMODE::GE, 64); });
   EXPECT_EQ(ge[0], 241);
 }
 
@@ -112,7 +111,8 @@ void CheckSelect() {
     auto a = RandomVec<T>(n, -10, 10, n);
     auto b = RandomVec<T>(n, -10, 10, n + 3);
     std::vector<uint8_t> mask((n + 7) / 8 + 32);
-    for (size_t i = 0; i < mask.size(); ++i) mask[i] = static_cast<uint8_t>(i * 37 + 11);
+    for (size_t i = 0; i < mask.size(); ++i)
+      mask[i] = static_cast<uint8_t>(i * 37 + 11);
     std::vector<T> tt(n);
     std::vector<T> ts(n);
     std::vector<T> spr(n);
@@ -192,7 +192,8 @@ TEST(SelectTest, CompareThenSelectIsAWhere) {
       },
       {af::rt_test::GmOf(a), af::rt_test::GmOf(b), af::rt_test::GmOf(out)});
   ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
-  for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(out[i], std::max(a[i], b[i]));
+  for (uint32_t i = 0; i < n; ++i)
+    EXPECT_EQ(out[i], std::max(a[i], b[i]));
 }
 
 // Reference pairwise sum inside each 256-byte repeat, repeats added in order (in T precision).
@@ -202,9 +203,11 @@ T RefReduceSum(const std::vector<T>& v) {
   T acc = T(0);
   for (size_t base = 0; base < v.size(); base += per) {
     std::vector<float> w(per, 0.0f);
-    for (size_t i = 0; i < per && base + i < v.size(); ++i) w[i] = static_cast<float>(v[base + i]);
+    for (size_t i = 0; i < per && base + i < v.size(); ++i)
+      w[i] = static_cast<float>(v[base + i]);
     for (size_t width = per; width > 1; width /= 2) {
-      for (size_t i = 0; i < width / 2; ++i) w[i] = w[2 * i] + w[2 * i + 1];
+      for (size_t i = 0; i < width / 2; ++i)
+        w[i] = w[2 * i] + w[2 * i + 1];
     }
     const T part = T(w[0]);
     acc = base == 0 ? part : T(static_cast<float>(acc) + static_cast<float>(part));
@@ -217,9 +220,10 @@ void CheckReduce() {
   for (uint32_t n : af::rt_test::Counts()) {
     const auto a = RandomVec<T>(n, -50, 50, 9 * n);
     RunResult r;
-    const auto sum = RunOp<T, T>(a, {}, 1, [&](auto& o, auto& x, auto& w) {
-      AscendC::ReduceSum(o, x, w, static_cast<int32_t>(n));
-    }, &r);
+    const auto sum = RunOp<T, T>(
+        a, {}, 1,
+        [&](auto& o, auto& x, auto& w) { AscendC::ReduceSum(o, x, w, static_cast<int32_t>(n)); },
+        &r);
     EXPECT_TRUE(af::rt_test::SameValue(sum[0], RefReduceSum(a))) << n;
     EXPECT_EQ(r.api["ReduceSum"].second, (n * sizeof(T) + 255) / 256);
     // Max/Min with the first index of the extremum, stored as raw integer bits.
@@ -246,38 +250,44 @@ void CheckReduce() {
   }
 }
 
-TEST(ReduceTest, ReduceFloat) { CheckReduce<float>(); }
-TEST(ReduceTest, ReduceHalf) { CheckReduce<half>(); }
+TEST(ReduceTest, ReduceFloat) {
+  CheckReduce<float>();
+}
+TEST(ReduceTest, ReduceHalf) {
+  CheckReduce<half>();
+}
 
 TEST(ReduceTest, TiesTakeTheSmallestIndex) {
   const std::vector<float> a = {1, 5, 3, 5, 5, -2, -2};
-  const auto mx = RunOp<float, float>(a, {}, 2, [](auto& o, auto& x, auto& w) {
-    AscendC::ReduceMax(o, x, w, 7, true);
-  });
+  const auto mx = RunOp<float, float>(
+      a, {}, 2, [](auto& o, auto& x, auto& w) { AscendC::ReduceMax(o, x, w, 7, true); });
   uint32_t idx = 0;
   std::memcpy(&idx, &mx[1], 4);
   EXPECT_EQ(mx[0], 5.0f);
   EXPECT_EQ(idx, 1u);
-  const auto mn = RunOp<float, float>(a, {}, 2, [](auto& o, auto& x, auto& w) {
-    AscendC::ReduceMin(o, x, w, 7, true);
-  });
+  const auto mn = RunOp<float, float>(
+      a, {}, 2, [](auto& o, auto& x, auto& w) { AscendC::ReduceMin(o, x, w, 7, true); });
   std::memcpy(&idx, &mn[1], 4);
   EXPECT_EQ(idx, 5u);
 }
 
 TEST(ReduceTest, WholeReducePerRepeat) {
   // 3 repeats of 64 floats; contiguous mask 40; results packed (dstRepStride 1).
-  const auto a = RandomVec<float>(192, -10, 10, 5);
-  const auto sums = RunOp<float, float>(a, {}, 3, [](auto& o, auto& x, auto&) {
-    AscendC::WholeReduceSum(o, x, 40, 3, 1, 1, 8);
-  });
-  const auto maxs = RunOp<float, float>(a, {}, 6, [](auto& o, auto& x, auto&) {
-    AscendC::WholeReduceMax(o, x, 40, 3, 1, 1, 8);
-  });
+  auto a = RandomVec<float>(192, -10, 10, 5);
+  for (int r = 0; r < 3; ++r)
+    a[r * 64 + 10 + r] = a[r * 64 + 30] = 50.0f;  // ties: first index wins
+  const auto sums = RunOp<float, float>(
+      a, {}, 3, [](auto& o, auto& x, auto&) { AscendC::WholeReduceSum(o, x, 40, 3, 1, 1, 8); });
+  const auto maxs = RunOp<float, float>(
+      a, {}, 6, [](auto& o, auto& x, auto&) { AscendC::WholeReduceMax(o, x, 40, 3, 1, 1, 8); });
   const uint64_t bits[2] = {0xF0F0F0F0F0F0F0F0ull, 0};
   const auto mins = RunOp<float, float>(a, {}, 3, [&](auto& o, auto& x, auto&) {
     AscendC::WholeReduceMin(o, x, bits, 3, 1, 1, 8, AscendC::ReduceOrder::ORDER_ONLY_VALUE);
   });
+  const auto rr = RunOp<float, float>(a, {}, 6, [](auto& o, auto& x, auto&) {
+    AscendC::ReduceRepeat<AscendC::ReduceType::MAX, float>(o, x, 40, 3, 1, 1, 8);
+  });
+  EXPECT_EQ(rr, maxs);  // the newer name of WholeReduceMax
   for (int r = 0; r < 3; ++r) {
     std::vector<float> w(64, 0.0f);
     float best = a[r * 64];
@@ -294,7 +304,8 @@ TEST(ReduceTest, WholeReducePerRepeat) {
       if (((bits[0] >> i) & 1) != 0) mbest = std::min(mbest, a[r * 64 + i]);
     }
     for (size_t width = 64; width > 1; width /= 2) {
-      for (size_t i = 0; i < width / 2; ++i) w[i] = w[2 * i] + w[2 * i + 1];
+      for (size_t i = 0; i < width / 2; ++i)
+        w[i] = w[2 * i] + w[2 * i + 1];
     }
     EXPECT_EQ(sums[r], w[0]) << r;
     EXPECT_EQ(maxs[2 * r], best) << r;

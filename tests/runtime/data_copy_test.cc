@@ -19,14 +19,16 @@ using af::rt_test::RunKernel;
 template <typename T>
 std::vector<T> Iota(size_t n, T start = T(1)) {
   std::vector<T> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<T>(static_cast<int>(start) + static_cast<int>(i));
+  for (size_t i = 0; i < n; ++i)
+    v[i] = static_cast<T>(static_cast<int>(start) + static_cast<int>(i));
   return v;
 }
 
 // Snapshot of `bytes` UB bytes behind `t`, read with GetValue.
 std::vector<uint8_t> UbBytes(const LocalTensor<uint8_t>& t, uint32_t bytes) {
   std::vector<uint8_t> v(bytes);
-  for (uint32_t i = 0; i < bytes; ++i) v[i] = t.GetValue(i);
+  for (uint32_t i = 0; i < bytes; ++i)
+    v[i] = t.GetValue(i);
   return v;
 }
 
@@ -51,7 +53,8 @@ TEST(DataCopyTest, ContiguousRoundTripAndCounters) {
       },
       {GmOf(in), GmOf(out)});
   ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
-  for (int i = 0; i < 256; ++i) EXPECT_EQ(out[i], (i >= 64 && i < 192) ? in[i - 64] : 0.0f) << i;
+  for (int i = 0; i < 256; ++i)
+    EXPECT_EQ(out[i], (i >= 64 && i < 192) ? in[i - 64] : 0.0f) << i;
   EXPECT_EQ(r.mte2, 1024u);
   EXPECT_EQ(r.mte3, 512u);
   EXPECT_EQ(r.api.at("DataCopy").first, 2u);
@@ -75,7 +78,8 @@ TEST(DataCopyTest, StridedBlocks) {
         go.SetGlobalBuffer(out.data());
         // 3 rows of 2 blocks; GM rows 1 block apart (gap), UB rows 2 blocks apart.
         DataCopy(t, gi, DataCopyParams(3, 2, 1, 2));
-        for (uint32_t i = 0; i < ub.size(); ++i) ub[i] = t.GetValue(i);
+        for (uint32_t i = 0; i < ub.size(); ++i)
+          ub[i] = t.GetValue(i);
         // Back out: UB rows 2 blocks apart, GM rows packed (no gap).
         DataCopy(go, t, DataCopyParams(3, 2, 2, 0));
       },
@@ -87,7 +91,8 @@ TEST(DataCopyTest, StridedBlocks) {
       EXPECT_EQ(ub[row * 32 + k], want);      // UB row pitch: 4 blocks = 32 elements
       EXPECT_EQ(out[row * 16 + k], want);
     }
-    for (int k = 16; k < 32; ++k) EXPECT_EQ(ub[row * 32 + k], 0);  // the UB gap is untouched
+    for (int k = 16; k < 32; ++k)
+      EXPECT_EQ(ub[row * 32 + k], 0);  // the UB gap is untouched
   }
   EXPECT_EQ(out[48], -1);
   EXPECT_EQ(r.mte2, 3u * 64);
@@ -110,16 +115,21 @@ TEST(DataCopyPadTest, GmToUbPaddingAndStrides) {
         // 2 left + 7 data + 3 right = 12 halves = 24 bytes -> 32 with 4 dummies, then 1 block gap.
         DataCopyPad(t, g, DataCopyExtParams(3, 14, 6, 1, 0),
                     DataCopyPadExtParams<half>(true, 2, 3, half(-9.0f)));
-        for (uint32_t i = 0; i < ub.size(); ++i) ub[i] = t.GetValue(i);
+        for (uint32_t i = 0; i < ub.size(); ++i)
+          ub[i] = t.GetValue(i);
       },
       {GmOf(in)});
   ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
   for (int row = 0; row < 3; ++row) {
     const half* u = ub.data() + row * 32;  // 64-byte pitch
-    for (int k = 0; k < 2; ++k) EXPECT_EQ(static_cast<float>(u[k]), -9.0f);
-    for (int k = 0; k < 7; ++k) EXPECT_EQ(static_cast<float>(u[2 + k]), static_cast<float>(in[row * 10 + k]));
-    for (int k = 9; k < 16; ++k) EXPECT_EQ(static_cast<float>(u[k]), -9.0f) << k;  // right pad + dummy
-    for (int k = 16; k < 32; ++k) EXPECT_EQ(u[k].ToBits(), 0xFFFF);  // gap keeps the UB poison
+    for (int k = 0; k < 2; ++k)
+      EXPECT_EQ(static_cast<float>(u[k]), -9.0f);
+    for (int k = 0; k < 7; ++k)
+      EXPECT_EQ(static_cast<float>(u[2 + k]), static_cast<float>(in[row * 10 + k]));
+    for (int k = 9; k < 16; ++k)
+      EXPECT_EQ(static_cast<float>(u[k]), -9.0f) << k;  // right pad + dummy
+    for (int k = 16; k < 32; ++k)
+      EXPECT_EQ(u[k].ToBits(), 0xFFFF);  // gap keeps the UB poison
   }
   EXPECT_EQ(r.mte2, 3u * 14);  // payload only, padding excluded
 }
@@ -149,15 +159,21 @@ TEST(DataCopyPadTest, DummyRepeatsFirstElementWithoutPaddingAndIsRandomOtherwise
   for (int row = 0; row < 2; ++row) {
     const uint8_t* u = a.data() + row * 96;
     const uint8_t* src = in.data() + row * 48;
-    for (int k = 0; k < 47; ++k) EXPECT_EQ(u[k], src[k]);
-    for (int k = 47; k < 64; ++k) EXPECT_EQ(u[k], src[0]) << "dummy byte " << k;
+    for (int k = 0; k < 47; ++k)
+      EXPECT_EQ(u[k], src[k]);
+    for (int k = 47; k < 64; ++k)
+      EXPECT_EQ(u[k], src[0]) << "dummy byte " << k;
   }
-  for (int k = 0; k < 4; ++k) EXPECT_EQ(b[k], 0xFF);  // isPad=false: "random" (the poison)
-  for (int k = 0; k < 40; ++k) EXPECT_EQ(b[4 + k], in[k]);
-  for (int k = 44; k < 64; ++k) EXPECT_EQ(b[k], 0xFF);
+  for (int k = 0; k < 4; ++k)
+    EXPECT_EQ(b[k], 0xFF);  // isPad=false: "random" (the poison)
+  for (int k = 0; k < 40; ++k)
+    EXPECT_EQ(b[4 + k], in[k]);
+  for (int k = 44; k < 64; ++k)
+    EXPECT_EQ(b[k], 0xFF);
 }
 
-// UB -> GM: UB rows start on 32-byte boundaries plus srcStride blocks; GM rows dstStride bytes apart.
+// UB -> GM: UB rows start on 32-byte boundaries plus srcStride blocks; GM rows dstStride bytes
+// apart.
 TEST(DataCopyPadTest, UbToGmStrides) {
   std::vector<float> out(64, -1.0f);
   const auto r = RunKernel(
@@ -166,7 +182,8 @@ TEST(DataCopyPadTest, UbToGmStrides) {
         TBuf<TPosition::VECCALC> buf;
         pipe.InitBuffer(buf, 1024);
         auto t = buf.Get<float>();
-        for (uint32_t i = 0; i < 256; ++i) t.SetValue(i, static_cast<float>(i));
+        for (uint32_t i = 0; i < 256; ++i)
+          t.SetValue(i, static_cast<float>(i));
         GlobalTensor<float> g;
         g.SetGlobalBuffer(out.data(), 64);
         // 3 rows of 5 floats (20 bytes -> 32-byte UB rows) + 1 block gap => UB pitch 16 floats;
@@ -178,7 +195,8 @@ TEST(DataCopyPadTest, UbToGmStrides) {
       {GmOf(out)});
   ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
   for (int row = 0; row < 3; ++row) {
-    for (int k = 0; k < 5; ++k) EXPECT_EQ(out[row * 7 + k], row * 16 + k);
+    for (int k = 0; k < 5; ++k)
+      EXPECT_EQ(out[row * 7 + k], row * 16 + k);
     if (row < 2) {
       EXPECT_EQ(out[row * 7 + 5], -1.0f);
       EXPECT_EQ(out[row * 7 + 6], -1.0f);
@@ -203,13 +221,16 @@ TEST(DataCopyPadTest, OldStylePaddingParams) {
         GlobalTensor<int16_t> g;
         g.SetGlobalBuffer(in.data());
         DataCopyPad(t, g, DataCopyParams(1, 10, 0, 0), DataCopyPadParams(true, 1, 2, 0));
-        for (uint32_t i = 0; i < 16; ++i) ub[i] = t.GetValue(i);
+        for (uint32_t i = 0; i < 16; ++i)
+          ub[i] = t.GetValue(i);
       },
       {GmOf(in)});
   ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
   EXPECT_EQ(ub[0], 0);
-  for (int k = 0; k < 5; ++k) EXPECT_EQ(ub[1 + k], in[k]);
-  for (int k = 6; k < 16; ++k) EXPECT_EQ(ub[k], 0);  // right padding and dummy: paddingValue 0
+  for (int k = 0; k < 5; ++k)
+    EXPECT_EQ(ub[1 + k], in[k]);
+  for (int k = 6; k < 16; ++k)
+    EXPECT_EQ(ub[k], 0);  // right padding and dummy: paddingValue 0
 }
 
 TEST(DataCopyPadTest, PaddingLimitsAreChecked) {
@@ -241,7 +262,8 @@ TEST(DataCopyPadTest, PaddingLimitsAreChecked) {
         DataCopyPad(t, g, DataCopyExtParams(1, 10, 0, 0, 0), DataCopyPadExtParams<float>());
       },
       {GmOf(in)});
-  EXPECT_NE(r2.error.find("blockLen 10 bytes is not a multiple of sizeof(T) = 4"), std::string::npos)
+  EXPECT_NE(r2.error.find("blockLen 10 bytes is not a multiple of sizeof(T) = 4"),
+            std::string::npos)
       << r2.error;
 }
 
@@ -262,7 +284,8 @@ TEST(DataCopyTest, AtomicAddAccumulatesAcrossBlocks) {
       },
       {GmOf(out)}, 4);
   ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
-  for (float v : out) EXPECT_EQ(v, 1.0f + 1 + 2 + 3 + 4);
+  for (float v : out)
+    EXPECT_EQ(v, 1.0f + 1 + 2 + 3 + 4);
 }
 
 }  // namespace

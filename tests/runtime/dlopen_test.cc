@@ -18,7 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kKernelSource = R"(// Generated-kernel template: one fused op as an AscendC kernel.
+constexpr const char* kKernelSource =
+    R"(// Generated-kernel template: one fused op as an AscendC kernel.
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -114,8 +115,10 @@ std::string Compile(const fs::path& src, const fs::path& so, const std::string& 
   const fs::path log = so.string() + ".log";
   const std::string cmd = FindCompiler() + " " + std_flag +
                           " -O2 -fPIC -shared -Wall -Wextra -Werror -fvisibility=hidden"
-                          " -fvisibility-inlines-hidden -I" AF_SOURCE_DIR "/libautofuse/runtime/include "
-                          "'" + src.string() + "' -o '" + so.string() + "' -pthread > '" + log.string() +
+                          " -fvisibility-inlines-hidden -I" AF_SOURCE_DIR
+                          "/libautofuse/runtime/include "
+                          "'" +
+                          src.string() + "' -o '" + so.string() + "' -pthread > '" + log.string() +
                           "' 2>&1";
   if (std::system(cmd.c_str()) == 0) return "";
   std::ifstream in(log);

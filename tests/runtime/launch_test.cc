@@ -18,7 +18,7 @@ struct AfTestTiling {
 };
 
 extern "C" __global__ __aicore__ void af_test_scale_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
-                                                   GM_ADDR tiling) {
+                                                           GM_ADDR tiling) {
   (void)workspace;
   AfTestTiling t;
   std::memcpy(&t, tiling, sizeof(t));
@@ -51,23 +51,23 @@ TEST(LaunchTest, CountersMatchHandComputedValues) {
         TQue<TPosition::VECIN, 1> qi;
         TQue<TPosition::VECOUT, 1> qo;
         TBuf<TPosition::VECCALC> tmp;
-        pipe.InitBuffer(qi, 1, 256 * sizeof(float));   // 1024 bytes
-        pipe.InitBuffer(qo, 1, 100 * sizeof(half));    // 200 -> 224 bytes
-        pipe.InitBuffer(tmp, 256 * sizeof(half));      // 512 bytes
+        pipe.InitBuffer(qi, 1, 256 * sizeof(float));  // 1024 bytes
+        pipe.InitBuffer(qo, 1, 100 * sizeof(half));   // 200 -> 224 bytes
+        pipe.InitBuffer(tmp, 256 * sizeof(half));     // 512 bytes
         GlobalTensor<float> gx;
         GlobalTensor<half> gy;
         gx.SetGlobalBuffer(x.data() + GetBlockIdx() * 256, 256);
         gy.SetGlobalBuffer(y.data() + GetBlockIdx() * 100, 100);
         auto in = qi.AllocTensor<float>();
-        DataCopy(in, gx, 256);                          // MTE2: 1024 bytes
+        DataCopy(in, gx, 256);  // MTE2: 1024 bytes
         qi.EnQue(in);
         auto t = qi.DeQue<float>();
-        Muls(t, t, 0.01f, 256);                         // 1024 bytes: 4 repeats
-        Exp(t, t, 256);                                 // 4 repeats
+        Muls(t, t, 0.01f, 256);  // 1024 bytes: 4 repeats
+        Exp(t, t, 256);          // 4 repeats
         auto h = tmp.Get<half>();
-        Cast(h, t, RoundMode::CAST_RINT, 256);          // wider type float: 4 repeats
+        Cast(h, t, RoundMode::CAST_RINT, 256);  // wider type float: 4 repeats
         auto o = qo.AllocTensor<half>();
-        Adds(o, h, half(1.0f), 100);                    // 200 bytes: 1 repeat
+        Adds(o, h, half(1.0f), 100);  // 200 bytes: 1 repeat
         qo.EnQue(o);
         qi.FreeTensor(t);
         auto out = qo.DeQue<half>();
@@ -91,19 +91,21 @@ TEST(LaunchTest, CountersMatchHandComputedValues) {
   EXPECT_EQ(r.api.at("TPipe::InitBuffer").first, 6u);
   for (int b = 0; b < 2; ++b) {
     for (int i = 0; i < 100; ++i) {
-      const float want = static_cast<float>(half(static_cast<float>(
-          half(std::exp(x[b * 256 + i] * 0.01f))) + 1.0f));
+      const float want = static_cast<float>(
+          half(static_cast<float>(half(std::exp(x[b * 256 + i] * 0.01f))) + 1.0f));
       ASSERT_EQ(static_cast<float>(y[b * 100 + i]), want) << b << " " << i;
     }
   }
 }
 
-// Phase 1 writes per-block partial sums to a workspace; after SyncAll every block reads all of them.
+// Phase 1 writes per-block partial sums to a workspace; after SyncAll every block reads all of
+// them.
 TEST(LaunchTest, SyncAllExchangesPartialsBetweenBlocks) {
   constexpr uint32_t kBlocks = 8;
   constexpr uint32_t kPer = 64;
   std::vector<float> x(kBlocks * kPer);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(i % 17);
   const float total = std::accumulate(x.begin(), x.end(), 0.0f);
   for (int iteration = 0; iteration < 20; ++iteration) {
     std::vector<float> ws(kBlocks * 2, -1.0f);
@@ -129,7 +131,8 @@ TEST(LaunchTest, SyncAllExchangesPartialsBetweenBlocks) {
           gws.SetValue(me, s.GetValue(0));
           SyncAll();
           float sum = 0;
-          for (int64_t k = 0; k < GetBlockNum(); ++k) sum += gws.GetValue(k);
+          for (int64_t k = 0; k < GetBlockNum(); ++k)
+            sum += gws.GetValue(k);
           go.SetValue(me, sum);
           // A second phase reuses the barrier: each block publishes its neighbour's value.
           gws.SetValue(kBlocks + me, gws.GetValue((me + 1) % kBlocks));
@@ -197,7 +200,8 @@ TEST(LaunchTest, DoubleBufferedPipeline) {
       {GmOf(x), GmOf(y), GmOf(z)}, kBlocks);
   ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
   for (uint32_t i = 0; i < total; ++i) {
-    ASSERT_EQ(static_cast<float>(z[i]), static_cast<float>(half(static_cast<float>(x[i]) + static_cast<float>(y[i]))));
+    ASSERT_EQ(static_cast<float>(z[i]),
+              static_cast<float>(half(static_cast<float>(x[i]) + static_cast<float>(y[i]))));
   }
   EXPECT_EQ(r.mte2, 2u * total * sizeof(half));
   EXPECT_EQ(r.mte3, uint64_t{total} * sizeof(half));
@@ -223,14 +227,16 @@ TEST(LaunchTest, LaunchEntryPointAndArgumentChecks) {
   a.tiling = reinterpret_cast<uint8_t*>(&tiling);
   a.tiling_size = sizeof(tiling);
   ASSERT_EQ(af_cpu::Launch(af_test_scale_kernel, &a, "scale_kernel"), AF_STATUS_OK) << a.error;
-  for (float v : y) EXPECT_EQ(v, 3.0f);
+  for (float v : y)
+    EXPECT_EQ(v, 3.0f);
   EXPECT_EQ(a.mte2_bytes, 3u * 256);
   EXPECT_EQ(a.failed_block, -1);
 
   AfLaunchArgs bad = a;
   bad.num_gm = 3;
   EXPECT_EQ(af_cpu::Launch(af_test_scale_kernel, &bad, "scale_kernel"), AF_STATUS_BAD_ARGS);
-  EXPECT_NE(std::string(bad.error).find("takes 2 GM arguments before workspace and tiling but num_gm is 3"),
+  EXPECT_NE(std::string(bad.error).find(
+                "takes 2 GM arguments before workspace and tiling but num_gm is 3"),
             std::string::npos)
       << bad.error;
   bad = a;
@@ -250,8 +256,9 @@ TEST(LaunchTest, LaunchEntryPointAndArgumentChecks) {
   // A tiling that makes the kernel read past its input is reported with the kernel's name.
   tiling.n = 72;
   ASSERT_EQ(af_cpu::Launch(af_test_scale_kernel, &a, "scale_kernel"), AF_STATUS_VIOLATION);
-  EXPECT_NE(std::string(a.error).find("kernel 'scale_kernel' block 2/3: DataCopy: GM read of 288 bytes"),
-            std::string::npos)
+  EXPECT_NE(
+      std::string(a.error).find("kernel 'scale_kernel' block 2/3: DataCopy: GM read of 288 bytes"),
+      std::string::npos)
       << a.error;
 }
 
@@ -269,7 +276,8 @@ TEST(LaunchTest, FewerThreadsThanBlocksAndUbPoison) {
       },
       {}, 16, af::rt_test::kUb, 1);
   ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
-  for (uint32_t v : seen) EXPECT_EQ(v, 0xFFFFFFFFu);
+  for (uint32_t v : seen)
+    EXPECT_EQ(v, 0xFFFFFFFFu);
 }
 
 TEST(LaunchTest, ApiCountCapacityIsReported) {

@@ -44,8 +44,8 @@ struct RunResult {
 inline constexpr uint64_t kUb = 192 * 1024;
 
 // Runs `body` once per block with `gm` registered as the kernel's GM buffers.
-inline RunResult RunKernel(const std::function<void()>& body, std::vector<Gm> gm, uint32_t block_dim = 1,
-                     uint64_t ub = kUb, uint32_t max_threads = 0) {
+inline RunResult RunKernel(const std::function<void()>& body, std::vector<Gm> gm,
+                           uint32_t block_dim = 1, uint64_t ub = kUb, uint32_t max_threads = 0) {
   std::vector<uint8_t*> ptrs;
   std::vector<uint64_t> sizes;
   for (const Gm& g : gm) {
@@ -84,7 +84,9 @@ inline RunResult RunKernel(const std::function<void()>& body, std::vector<Gm> gm
   return r;
 }
 
-inline uint32_t Align32(uint64_t bytes) { return static_cast<uint32_t>((bytes + 31) / 32 * 32); }
+inline uint32_t Align32(uint64_t bytes) {
+  return static_cast<uint32_t>((bytes + 31) / 32 * 32);
+}
 
 // Loads GM vector `g` (n elements) into `dst` with one DataCopyPad row.
 template <typename T>

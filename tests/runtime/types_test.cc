@@ -34,7 +34,9 @@ double RefBf16(uint16_t b) {
   return f;
 }
 
-float Next(float x, float toward) { return std::nextafter(x, toward); }
+float Next(float x, float toward) {
+  return std::nextafter(x, toward);
+}
 
 TEST(HalfTest, DecodesAllPatternsExactly) {
   for (uint32_t b = 0; b < 65536; ++b) {
@@ -98,8 +100,8 @@ TEST(HalfTest, DirectedModesMatchBracketReference) {
         const bool neg = s == 1;
         const double x = neg ? -points[k] : points[k];
         const uint32_t sbit = neg ? 0x8000 : 0;
-        const uint32_t down = h | sbit;       // smaller magnitude
-        const uint32_t up = (h + 1) | sbit;   // larger magnitude
+        const uint32_t down = h | sbit;      // smaller magnitude
+        const uint32_t up = (h + 1) | sbit;  // larger magnitude
         auto r = [&](Rounding m) { return af_cpu::RoundDoubleToFormat(x, af_cpu::kHalfFormat, m); };
         EXPECT_EQ(r(Rounding::kTrunc), down);
         EXPECT_EQ(r(Rounding::kFloor), neg ? up : down);
@@ -172,7 +174,8 @@ TEST(RoundingCoreTest, IntegerAndDoublePathsAgree) {
   // int64 -> float example from the documentation: 2^35 + 2^12 + 2^11.
   const int64_t x = (int64_t{1} << 35) + (1 << 12) + (1 << 11);
   auto f = [&](Rounding m) {
-    return static_cast<double>(af_cpu::BitsFloat(af_cpu::RoundIntToFormat(x, af_cpu::kFloatFormat, m)));
+    return static_cast<double>(
+        af_cpu::BitsFloat(af_cpu::RoundIntToFormat(x, af_cpu::kFloatFormat, m)));
   };
   EXPECT_EQ(f(Rounding::kRint), std::ldexp(1.0, 35) + 8192);
   EXPECT_EQ(f(Rounding::kFloor), std::ldexp(1.0, 35) + 4096);

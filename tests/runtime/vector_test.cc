@@ -19,7 +19,9 @@ using af::rt_test::RunResult;
 using af::rt_test::SameValue;
 using AscendC::LocalTensor;
 
-uint64_t Repeats(uint64_t n, uint64_t elem) { return (n * elem + 255) / 256; }
+uint64_t Repeats(uint64_t n, uint64_t elem) {
+  return (n * elem + 255) / 256;
+}
 
 // Reference: compute in float for floating types and round once; wrap for integers.
 template <typename T, typename FF, typename FI>
@@ -97,9 +99,15 @@ void AllBinaryFloat() {
       [](float x, float y) { return x <= y ? x : y; }, [](T x, T) { return x; });
 }
 
-TEST(VectorTest, BinaryFloat) { AllBinaryFloat<float>(); }
-TEST(VectorTest, BinaryHalf) { AllBinaryFloat<half>(); }
-TEST(VectorTest, BinaryBf16) { AllBinaryFloat<bfloat16_t>(); }
+TEST(VectorTest, BinaryFloat) {
+  AllBinaryFloat<float>();
+}
+TEST(VectorTest, BinaryHalf) {
+  AllBinaryFloat<half>();
+}
+TEST(VectorTest, BinaryBf16) {
+  AllBinaryFloat<bfloat16_t>();
+}
 
 TEST(VectorTest, BinaryInt32WrapsAround) {
   auto u = [](int32_t v) { return static_cast<uint32_t>(v); };
@@ -135,31 +143,44 @@ TEST(VectorTest, BitwiseIntegers) {
     const auto a = RandomVec<int32_t>(n, -1e9f, 1e9f, n);
     const auto out = RunOp<int32_t, int32_t>(
         a, {}, n, [&](auto& o, auto& x, auto&) { AscendC::Not(o, x, static_cast<int32_t>(n)); });
-    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], ~a[i]);
+    for (uint32_t i = 0; i < n; ++i)
+      ASSERT_EQ(out[i], ~a[i]);
   }
 }
 
 template <typename T>
 void AllUnaryFloat() {
-  CheckUnary<T>("Abs", [](auto&&... p) { AscendC::Abs(p...); }, [](float x) { return std::fabs(x); },
-                -50, 50);
-  CheckUnary<T>("Exp", [](auto&&... p) { AscendC::Exp(p...); }, [](float x) { return std::exp(x); },
-                -10, 10);
-  CheckUnary<T>("Ln", [](auto&&... p) { AscendC::Ln(p...); }, [](float x) { return std::log(x); },
-                0.001f, 100);
-  CheckUnary<T>("Sqrt", [](auto&&... p) { AscendC::Sqrt(p...); },
-                [](float x) { return std::sqrt(x); }, 0, 100);
-  CheckUnary<T>("Rsqrt", [](auto&&... p) { AscendC::Rsqrt(p...); },
-                [](float x) { return 1.0f / std::sqrt(x); }, 0.01f, 100);
-  CheckUnary<T>("Reciprocal", [](auto&&... p) { AscendC::Reciprocal(p...); },
-                [](float x) { return 1.0f / x; }, 0.5f, 100);
-  CheckUnary<T>("Relu", [](auto&&... p) { AscendC::Relu(p...); },
-                [](float x) { return x < 0 ? 0.0f : x; }, -50, 50);
+  CheckUnary<T>(
+      "Abs", [](auto&&... p) { AscendC::Abs(p...); }, [](float x) { return std::fabs(x); }, -50,
+      50);
+  CheckUnary<T>(
+      "Exp", [](auto&&... p) { AscendC::Exp(p...); }, [](float x) { return std::exp(x); }, -10, 10);
+  CheckUnary<T>(
+      "Ln", [](auto&&... p) { AscendC::Ln(p...); }, [](float x) { return std::log(x); }, 0.001f,
+      100);
+  CheckUnary<T>(
+      "Sqrt", [](auto&&... p) { AscendC::Sqrt(p...); }, [](float x) { return std::sqrt(x); }, 0,
+      100);
+  CheckUnary<T>(
+      "Rsqrt", [](auto&&... p) { AscendC::Rsqrt(p...); },
+      [](float x) { return 1.0f / std::sqrt(x); }, 0.01f, 100);
+  CheckUnary<T>(
+      "Reciprocal", [](auto&&... p) { AscendC::Reciprocal(p...); },
+      [](float x) { return 1.0f / x; }, 0.5f, 100);
+  CheckUnary<T>(
+      "Relu", [](auto&&... p) { AscendC::Relu(p...); }, [](float x) { return x < 0 ? 0.0f : x; },
+      -50, 50);
 }
 
-TEST(VectorTest, UnaryFloat) { AllUnaryFloat<float>(); }
-TEST(VectorTest, UnaryHalf) { AllUnaryFloat<half>(); }
-TEST(VectorTest, UnaryBf16) { AllUnaryFloat<bfloat16_t>(); }
+TEST(VectorTest, UnaryFloat) {
+  AllUnaryFloat<float>();
+}
+TEST(VectorTest, UnaryHalf) {
+  AllUnaryFloat<half>();
+}
+TEST(VectorTest, UnaryBf16) {
+  AllUnaryFloat<bfloat16_t>();
+}
 
 TEST(VectorTest, UnaryInt32) {
   for (uint32_t n : Counts()) {
@@ -178,33 +199,48 @@ TEST(VectorTest, UnaryInt32) {
 template <typename T>
 void AllScalar() {
   const T s = T(3);
-  CheckUnary<T>("Adds", [s](auto& o, auto& x, int32_t n) { AscendC::Adds(o, x, s, n); },
-                [](float x) { return x + 3.0f; }, -100, 100);
-  CheckUnary<T>("Subs", [s](auto& o, auto& x, int32_t n) { AscendC::Subs(o, x, s, n); },
-                [](float x) { return x - 3.0f; }, -100, 100);
-  CheckUnary<T>("Muls", [s](auto& o, auto& x, int32_t n) { AscendC::Muls(o, x, s, n); },
-                [](float x) { return x * 3.0f; }, -100, 100);
-  CheckUnary<T>("Divs", [s](auto& o, auto& x, int32_t n) { AscendC::Divs(o, x, s, n); },
-                [](float x) { return x / 3.0f; }, -100, 100);
-  CheckUnary<T>("Maxs", [s](auto& o, auto& x, int32_t n) { AscendC::Maxs(o, x, s, n); },
-                [](float x) { return x >= 3.0f ? x : 3.0f; }, -100, 100);
-  CheckUnary<T>("Mins", [s](auto& o, auto& x, int32_t n) { AscendC::Mins(o, x, s, n); },
-                [](float x) { return x <= 3.0f ? x : 3.0f; }, -100, 100);
-  CheckUnary<T>("LeakyRelu", [](auto& o, auto& x, int32_t n) { AscendC::LeakyRelu(o, x, 0.25f, n); },
-                [](float x) { return x >= 0 ? x : x * 0.25f; }, -100, 100);
+  CheckUnary<T>(
+      "Adds", [s](auto& o, auto& x, int32_t n) { AscendC::Adds(o, x, s, n); },
+      [](float x) { return x + 3.0f; }, -100, 100);
+  CheckUnary<T>(
+      "Subs", [s](auto& o, auto& x, int32_t n) { AscendC::Subs(o, x, s, n); },
+      [](float x) { return x - 3.0f; }, -100, 100);
+  CheckUnary<T>(
+      "Muls", [s](auto& o, auto& x, int32_t n) { AscendC::Muls(o, x, s, n); },
+      [](float x) { return x * 3.0f; }, -100, 100);
+  CheckUnary<T>(
+      "Divs", [s](auto& o, auto& x, int32_t n) { AscendC::Divs(o, x, s, n); },
+      [](float x) { return x / 3.0f; }, -100, 100);
+  CheckUnary<T>(
+      "Maxs", [s](auto& o, auto& x, int32_t n) { AscendC::Maxs(o, x, s, n); },
+      [](float x) { return x >= 3.0f ? x : 3.0f; }, -100, 100);
+  CheckUnary<T>(
+      "Mins", [s](auto& o, auto& x, int32_t n) { AscendC::Mins(o, x, s, n); },
+      [](float x) { return x <= 3.0f ? x : 3.0f; }, -100, 100);
+  CheckUnary<T>(
+      "LeakyRelu", [](auto& o, auto& x, int32_t n) { AscendC::LeakyRelu(o, x, 0.25f, n); },
+      [](float x) { return x >= 0 ? x : x * 0.25f; }, -100, 100);
 }
 
-TEST(VectorTest, ScalarFloat) { AllScalar<float>(); }
-TEST(VectorTest, ScalarHalf) { AllScalar<half>(); }
-TEST(VectorTest, ScalarBf16) { AllScalar<bfloat16_t>(); }
+TEST(VectorTest, ScalarFloat) {
+  AllScalar<float>();
+}
+TEST(VectorTest, ScalarHalf) {
+  AllScalar<half>();
+}
+TEST(VectorTest, ScalarBf16) {
+  AllScalar<bfloat16_t>();
+}
 
 TEST(VectorTest, ScalarInt32) {
   for (uint32_t n : Counts()) {
     const auto a = RandomVec<int32_t>(n, -1e6f, 1e6f, n);
-    const auto out = RunOp<int32_t, int32_t>(
-        a, {}, n, [&](auto& o, auto& x, auto&) { AscendC::Adds(o, x, 7, static_cast<int32_t>(n)); });
-    const auto mx = RunOp<int32_t, int32_t>(
-        a, {}, n, [&](auto& o, auto& x, auto&) { AscendC::Maxs(o, x, 0, static_cast<int32_t>(n)); });
+    const auto out = RunOp<int32_t, int32_t>(a, {}, n, [&](auto& o, auto& x, auto&) {
+      AscendC::Adds(o, x, 7, static_cast<int32_t>(n));
+    });
+    const auto mx = RunOp<int32_t, int32_t>(a, {}, n, [&](auto& o, auto& x, auto&) {
+      AscendC::Maxs(o, x, 0, static_cast<int32_t>(n));
+    });
     for (uint32_t i = 0; i < n; ++i) {
       ASSERT_EQ(out[i], a[i] + 7);
       ASSERT_EQ(mx[i], a[i] > 0 ? a[i] : 0);
@@ -219,7 +255,8 @@ void CheckDuplicate() {
     const auto out = RunOp<T, T>(
         std::vector<T>(1, T(0)), {}, n,
         [&](auto& o, auto&, auto&) { AscendC::Duplicate(o, T(5), static_cast<int32_t>(n)); }, &r);
-    for (uint32_t i = 0; i < n; ++i) ASSERT_TRUE(SameValue(out[i], T(5)));
+    for (uint32_t i = 0; i < n; ++i)
+      ASSERT_TRUE(SameValue(out[i], T(5)));
     EXPECT_EQ(r.api["Duplicate"].second, Repeats(n, sizeof(T)));
   }
 }
@@ -262,26 +299,26 @@ TEST(VectorTest, AxpyMixedPrecision) {
 
 template <typename T>
 void CheckAdvanced() {
-  CheckUnary<T>("Sigmoid", [](auto&&... p) { AscendC::Sigmoid(p...); },
-                [](float x) { return 1.0f / (1.0f + std::exp(-x)); }, -20, 20);
-  CheckUnary<T>("Tanh", [](auto&&... p) { AscendC::Tanh(p...); }, [](float x) { return std::tanh(x); },
-                -5, 5);
-  CheckUnary<T>("Erf", [](auto&&... p) { AscendC::Erf(p...); }, [](float x) { return std::erf(x); },
-                -3, 3);
-  CheckUnary<T>("Sign", [](auto&&... p) { AscendC::Sign(p...); },
-                [](float x) { return x > 0 ? 1.0f : (x < 0 ? -1.0f : 0.0f); }, -3, 3);
+  CheckUnary<T>(
+      "Sigmoid", [](auto&&... p) { AscendC::Sigmoid(p...); },
+      [](float x) { return 1.0f / (1.0f + std::exp(-x)); }, -20, 20);
+  CheckUnary<T>(
+      "Tanh", [](auto&&... p) { AscendC::Tanh(p...); }, [](float x) { return std::tanh(x); }, -5,
+      5);
+  CheckUnary<T>(
+      "Erf", [](auto&&... p) { AscendC::Erf(p...); }, [](float x) { return std::erf(x); }, -3, 3);
+  CheckUnary<T>(
+      "Sign", [](auto&&... p) { AscendC::Sign(p...); },
+      [](float x) { return x > 0 ? 1.0f : (x < 0 ? -1.0f : 0.0f); }, -3, 3);
   for (uint32_t n : Counts()) {
     const auto base = RandomVec<T>(n, 0.1f, 4, n);
     const auto ex = RandomVec<T>(n, -3, 3, n + 5);
-    const auto tt = RunOp<T, T>(base, ex, n, [&](auto& o, auto& x, auto& y) {
-      AscendC::Power(o, x, y, n);
-    });
-    const auto ts = RunOp<T, T>(base, {}, n, [&](auto& o, auto& x, auto&) {
-      AscendC::Power(o, x, T(2.5f), n);
-    });
-    const auto st = RunOp<T, T>(ex, {}, n, [&](auto& o, auto& y, auto&) {
-      AscendC::Power(o, T(2), y, n);
-    });
+    const auto tt =
+        RunOp<T, T>(base, ex, n, [&](auto& o, auto& x, auto& y) { AscendC::Power(o, x, y, n); });
+    const auto ts = RunOp<T, T>(base, {}, n,
+                                [&](auto& o, auto& x, auto&) { AscendC::Power(o, x, T(2.5f), n); });
+    const auto st =
+        RunOp<T, T>(ex, {}, n, [&](auto& o, auto& y, auto&) { AscendC::Power(o, T(2), y, n); });
     for (uint32_t i = 0; i < n; ++i) {
       const float b = static_cast<float>(base[i]);
       const float e = static_cast<float>(ex[i]);
@@ -292,25 +329,34 @@ void CheckAdvanced() {
   }
 }
 
-TEST(VectorTest, AdvancedFloat) { CheckAdvanced<float>(); }
-TEST(VectorTest, AdvancedHalf) { CheckAdvanced<half>(); }
+TEST(VectorTest, AdvancedFloat) {
+  CheckAdvanced<float>();
+}
+TEST(VectorTest, AdvancedHalf) {
+  CheckAdvanced<half>();
+}
 
 TEST(VectorTest, AdvancedEdgeCases) {
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> in = {-inf, -2.0f, -0.0f, 0.0f, nan, 2.0f, inf, -100.0f};
-  const auto sign = RunOp<float, float>(in, {}, 8, [](auto& o, auto& x, auto&) { AscendC::Sign(o, x, 8); });
+  const auto sign =
+      RunOp<float, float>(in, {}, 8, [](auto& o, auto& x, auto&) { AscendC::Sign(o, x, 8); });
   const std::vector<float> want = {-1, -1, 0, 0, 0, 1, 1, -1};
-  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(sign[i], want[i]) << i;
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(sign[i], want[i]) << i;
   // Sigmoid saturates without NaN at large magnitudes; Power with an int32 exponent.
-  const auto sig = RunOp<float, float>(in, {}, 8, [](auto& o, auto& x, auto&) { AscendC::Sigmoid(o, x, 8); });
+  const auto sig =
+      RunOp<float, float>(in, {}, 8, [](auto& o, auto& x, auto&) { AscendC::Sigmoid(o, x, 8); });
   EXPECT_EQ(sig[0], 0.0f);
   EXPECT_EQ(sig[6], 1.0f);
   const std::vector<int32_t> b = {2, 3, -2, 0, 1, -1, 5};
   const std::vector<int32_t> e = {10, 3, 3, 0, -4, -3, 0};
-  const auto p = RunOp<int32_t, int32_t>(b, e, 7, [](auto& o, auto& x, auto& y) { AscendC::Power(o, x, y, 7); });
+  const auto p = RunOp<int32_t, int32_t>(
+      b, e, 7, [](auto& o, auto& x, auto& y) { AscendC::Power(o, x, y, 7); });
   const std::vector<int32_t> pw = {1024, 27, -8, 1, 1, -1, 1};
-  for (size_t i = 0; i < pw.size(); ++i) EXPECT_EQ(p[i], pw[i]) << i;
+  for (size_t i = 0; i < pw.size(); ++i)
+    EXPECT_EQ(p[i], pw[i]) << i;
 }
 
 TEST(VectorTest, InPlaceOperandsAreAllowed) {

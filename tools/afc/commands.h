@@ -25,3 +25,40 @@ struct ConvertOptions {
 int RunConvert(const ConvertOptions& opts);
 
 }  // namespace af::cli
+
+namespace af::cli {
+
+// Options shared by compile, run and tile (contracts.md "Common").
+struct CommonOptions {
+  std::string input;
+  std::string bind;   // "s0=128,s1=64"
+  std::string flags;  // "--key=value;..."
+  std::string soc = "ascend910b";
+  bool json = false;
+};
+
+struct CompileOptions {
+  CommonOptions common;
+  std::string out;
+  bool timings = false;
+  bool force = false;
+};
+int RunCompile(const CompileOptions& opts);
+
+struct RunCmdOptions {
+  CommonOptions common;
+  std::string inputs;
+  std::string expect;
+  unsigned long long seed = 0;
+  double atol = -1;  // < 0: the dtype's default
+  double rtol = -1;
+};
+int RunRun(const RunCmdOptions& opts);
+
+struct TileOptions {
+  CommonOptions common;
+  std::string solver = "default";
+};
+int RunTile(const TileOptions& opts);
+
+}  // namespace af::cli

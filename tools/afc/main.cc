@@ -33,6 +33,38 @@ int main(int argc, char** argv) {
   cmd_convert->add_option("-o,--out", convert.output, "Output file (default: stdout)");
   cmd_convert->add_flag("--force", convert.force, "Overwrite an existing output file");
 
+  auto add_common = [](CLI::App* cmd, af::cli::CommonOptions& c) {
+    cmd->add_option("INPUT", c.input, "AscGraph input (AscGraphDef text, GE graph, readable text)")
+        ->required();
+    cmd->add_option("--bind", c.bind, "Bind size symbols, e.g. s0=128,s1=64");
+    cmd->add_option("--flags", c.flags, "AutoFuse-style flags: \"--key=value;--key2=value\"");
+    cmd->add_option("--soc", c.soc, "Hardware profile: ascend910b | ascend910_93 | ascend950");
+    cmd->add_flag("--json", c.json, "Machine-readable output on stdout");
+  };
+  af::cli::CompileOptions compile;
+  auto* cmd_compile = app.add_subcommand(
+      "compile", "Run the pipeline and write the generated sources and report.json into --out");
+  add_common(cmd_compile, compile.common);
+  cmd_compile->add_option("--out", compile.out, "Output directory")->required();
+  cmd_compile->add_flag("--timings", compile.timings, "Per-stage timings");
+  cmd_compile->add_flag("--force", compile.force, "Write into a non-empty directory");
+
+  af::cli::RunCmdOptions runo;
+  auto* cmd_run = app.add_subcommand(
+      "run", "Compile, build against the CPU runtime, run and compare; ends with PASS or FAIL");
+  add_common(cmd_run, runo.common);
+  cmd_run->add_option("--inputs", runo.inputs, "Directory with in0.npy, in1.npy, ...");
+  cmd_run->add_option("--expect", runo.expect,
+                      "Directory with out0.npy, ... (default: the reference interpreter)");
+  cmd_run->add_option("--seed", runo.seed, "Seed of the random inputs");
+  cmd_run->add_option("--atol", runo.atol, "Absolute tolerance (default: by dtype)");
+  cmd_run->add_option("--rtol", runo.rtol, "Relative tolerance (default: by dtype)");
+
+  af::cli::TileOptions tile;
+  auto* cmd_tile = app.add_subcommand("tile", "The tiling decision per kernel for bound sizes");
+  add_common(cmd_tile, tile.common);
+  cmd_tile->add_option("--solver", tile.solver, "default | heuristic | exhaustive");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -45,6 +77,9 @@ int main(int argc, char** argv) {
   try {
     if (cmd_inspect->parsed()) return af::cli::RunInspect(inspect);
     if (cmd_convert->parsed()) return af::cli::RunConvert(convert);
+    if (cmd_compile->parsed()) return af::cli::RunCompile(compile);
+    if (cmd_run->parsed()) return af::cli::RunRun(runo);
+    if (cmd_tile->parsed()) return af::cli::RunTile(tile);
   } catch (const af::InputError& e) {
     std::cerr << "afc: " << e.what() << "\n";
     return 2;

@@ -35,8 +35,12 @@ inline constexpr uint64_t kRepeatBytes = 256;  // one vector repeat
 inline constexpr uint32_t kMaxBuffers = 64;    // InitBuffer limit per kernel
 inline constexpr uint8_t kUbPoison = 0xFF;     // UB contents a block starts with (NaN / -1)
 
-inline uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-inline uint64_t CeilDiv(uint64_t v, uint64_t d) { return (v + d - 1) / d; }
+inline uint64_t AlignUp(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
+inline uint64_t CeilDiv(uint64_t v, uint64_t d) {
+  return (v + d - 1) / d;
+}
 
 // One GM buffer the runner registered (an input/output, the workspace or the tiling data).
 struct GmRegion {
@@ -59,7 +63,10 @@ struct BlockCounters {
 
   ApiStat& Api(const char* name) {
     for (ApiStat& a : api) {
-      if (a.name == name || std::strcmp(a.name, name) == 0) return a;
+      if (a.name == name) return a;  // string literals are usually merged: pointer hit
+    }
+    for (ApiStat& a : api) {
+      if (std::strcmp(a.name, name) == 0) return a;
     }
     api.push_back(ApiStat{name, 0, 0});
     return api.back();
@@ -117,7 +124,7 @@ struct BlockCtx {
   uint32_t buffers = 0;  // buffers handed out by InitBuffer
   uint32_t sync_calls = 0;
   AtomicMode atomic = AtomicMode::kNone;
-  void* pipe = nullptr;  // the live AscendC::TPipe, for GetTPipePtr
+  void* pipe = nullptr;                          // the live AscendC::TPipe, for GetTPipePtr
   std::map<std::pair<int, int>, int64_t> flags;  // (HardEvent, event id) -> pending SetFlag count
   BlockCounters counters;
 };
@@ -177,7 +184,8 @@ inline void CheckGm(const char* api, const char* operand, const void* p, uint64_
   constexpr uint64_t kNear = uint64_t{1} << 20;
   const GmRegion* best = nullptr;
   for (const GmRegion& r : c.launch->gm) {
-    if (a >= r.begin && a - r.begin <= r.size + kNear && (best == nullptr || r.begin > best->begin)) {
+    if (a >= r.begin && a - r.begin <= r.size + kNear &&
+        (best == nullptr || r.begin > best->begin)) {
       best = &r;
     }
   }
@@ -192,8 +200,8 @@ inline void CheckGm(const char* api, const char* operand, const void* p, uint64_
        << " bytes) runs out of bounds: bytes [" << (a - best->begin) << ", "
        << (a - best->begin + bytes) << ")";
   } else if (after != nullptr) {
-    os << "starts " << (after->begin - a) << " bytes before " << after->name << " ("
-       << after->size << " bytes)";
+    os << "starts " << (after->begin - a) << " bytes before " << after->name << " (" << after->size
+       << " bytes)";
   } else {
     os << "at address " << p << " is outside every registered GM buffer";
   }

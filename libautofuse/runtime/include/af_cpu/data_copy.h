@@ -1,5 +1,5 @@
-// Data movement between Global Memory and the Unified Buffer: DataCopy (32-byte granular, strides in
-// DataBlocks on both sides), DataCopyPad (byte-granular rows: GM strides in bytes, UB strides in
+// Data movement between Global Memory and the Unified Buffer: DataCopy (32-byte granular, strides
+// in DataBlocks on both sides), DataCopyPad (byte-granular rows: GM strides in bytes, UB strides in
 // DataBlocks, every UB row padded to 32 bytes) and the atomic-accumulate modes of UB -> GM copies.
 #pragma once
 
@@ -35,7 +35,11 @@ struct DataCopyExtParams {
   DataCopyExtParams() = default;
   DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn,
                     const uint32_t dstStrideIn, const uint32_t rsvIn)
-      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
+      : blockCount(count),
+        blockLen(len),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn),
+        rsv(rsvIn) {}
   uint16_t blockCount = 1;
   uint32_t blockLen = 0;
   uint32_t srcStride = 0;
@@ -354,7 +358,8 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
     af_cpu::Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
   }
   if (pad.paddingValue != 0) {
-    af_cpu::Fail("DataCopyPad", "DataCopyPadParams::paddingValue must be 0 (use DataCopyPadExtParams)");
+    af_cpu::Fail("DataCopyPad",
+                 "DataCopyPadParams::paddingValue must be 0 (use DataCopyPadExtParams)");
   }
   af_cpu::PadGmToUb("DataCopyPad", dst, src.GetPhyAddr(), p.blockCount, p.blockLen, p.srcStride,
                     p.dstStride, pad.isPad, pad.leftPadding, pad.rightPadding, T(0));

@@ -63,7 +63,8 @@ inline std::string PrepareLaunch(const AfLaunchArgs* a, const char* default_name
   }
   if (a->block_dim == 0) return "block_dim must be at least 1";
   if (a->ub_bytes == 0 || a->ub_bytes % kBlockBytes != 0 || a->ub_bytes > kMaxUbBytes) {
-    return "ub_bytes " + std::to_string(a->ub_bytes) + " must be a positive multiple of 32 (<= 16 MiB)";
+    return "ub_bytes " + std::to_string(a->ub_bytes) +
+           " must be a positive multiple of 32 (<= 16 MiB)";
   }
   if (a->num_gm > 0 && (a->gm_ptrs == nullptr || a->gm_sizes == nullptr)) {
     return "gm_ptrs/gm_sizes are NULL but num_gm is " + std::to_string(a->num_gm);
@@ -149,11 +150,13 @@ inline int RunBlocks(AfLaunchArgs* a, const char* default_name, const std::funct
       std::vector<std::thread> threads;
       threads.reserve(st.resident);
       try {
-        for (uint32_t i = 0; i < st.resident; ++i) threads.emplace_back(worker);
+        for (uint32_t i = 0; i < st.resident; ++i)
+          threads.emplace_back(worker);
       } catch (const std::system_error& e) {
         st.RecordError(std::string("could not start worker threads: ") + e.what(), -1);
       }
-      for (std::thread& t : threads) t.join();
+      for (std::thread& t : threads)
+        t.join();
     }
 
     std::map<std::string, std::pair<uint64_t, uint64_t>> api;
@@ -211,7 +214,8 @@ inline void CallKernel(void (*kernel)(P...), const AfLaunchArgs* a, std::index_s
 // Launches `kernel(gm_0, ..., gm_{num_gm-1}, workspace, tiling)` over the blocks of `a`.
 template <typename... P>
 inline int Launch(void (*kernel)(P...), AfLaunchArgs* a, const char* name = "kernel") {
-  static_assert(sizeof...(P) >= 2, "a kernel takes (GM_ADDR..., GM_ADDR workspace, GM_ADDR tiling)");
+  static_assert(sizeof...(P) >= 2,
+                "a kernel takes (GM_ADDR..., GM_ADDR workspace, GM_ADDR tiling)");
   static_assert((std::is_same_v<P, uint8_t*> && ...), "kernel parameters must all be GM_ADDR");
   if (a == nullptr) return AF_STATUS_BAD_ARGS;
   if (a->num_gm + 2 != sizeof...(P)) {
@@ -222,7 +226,8 @@ inline int Launch(void (*kernel)(P...), AfLaunchArgs* a, const char* name = "ker
                  std::to_string(a->num_gm));
     return a->status;
   }
-  return RunBlocks(a, name, [kernel, a] { CallKernel(kernel, a, std::index_sequence_for<P...>{}); });
+  return RunBlocks(a, name,
+                   [kernel, a] { CallKernel(kernel, a, std::index_sequence_for<P...>{}); });
 }
 
 }  // namespace af_cpu
@@ -230,8 +235,10 @@ inline int Launch(void (*kernel)(P...), AfLaunchArgs* a, const char* name = "ker
 AF_CPU_HIDDEN_END
 
 // Defines the exported entry points of a kernel .so for `kernel`.
-#define AF_DEFINE_LAUNCH(kernel)                                                       \
-  extern "C" AF_EXPORT uint32_t af_abi_version(void) { return AF_LAUNCH_ABI_VERSION; } \
-  extern "C" AF_EXPORT int af_launch(AfLaunchArgs* args) {                             \
-    return af_cpu::Launch(kernel, args, #kernel);                                      \
+#define AF_DEFINE_LAUNCH(kernel)                           \
+  extern "C" AF_EXPORT uint32_t af_abi_version(void) {     \
+    return AF_LAUNCH_ABI_VERSION;                          \
+  }                                                        \
+  extern "C" AF_EXPORT int af_launch(AfLaunchArgs* args) { \
+    return af_cpu::Launch(kernel, args, #kernel);          \
   }

@@ -27,16 +27,16 @@ typedef struct AfApiCount {
 
 typedef struct AfLaunchArgs {
   /* ---- inputs ---- */
-  uint32_t abi_version; /* must be AF_LAUNCH_ABI_VERSION */
-  uint32_t block_dim;   /* number of blocks (GetBlockNum) */
-  uint64_t ub_bytes;    /* Unified Buffer bytes per block (multiple of 32) */
-  uint32_t num_gm;      /* kernel GM arguments before workspace and tiling */
-  uint32_t max_threads; /* blocks run concurrently; 0 = min(block_dim, 256) */
-  uint8_t** gm_ptrs;    /* [num_gm] GM buffers, in kernel parameter order */
+  uint32_t abi_version;     /* must be AF_LAUNCH_ABI_VERSION */
+  uint32_t block_dim;       /* number of blocks (GetBlockNum) */
+  uint64_t ub_bytes;        /* Unified Buffer bytes per block (multiple of 32) */
+  uint32_t num_gm;          /* kernel GM arguments before workspace and tiling */
+  uint32_t max_threads;     /* blocks run concurrently; 0 = min(block_dim, 256) */
+  uint8_t** gm_ptrs;        /* [num_gm] GM buffers, in kernel parameter order */
   const uint64_t* gm_sizes; /* [num_gm] their sizes in bytes */
-  uint8_t* workspace;   /* may be NULL */
+  uint8_t* workspace;       /* may be NULL */
   uint64_t workspace_size;
-  uint8_t* tiling;      /* may be NULL */
+  uint8_t* tiling; /* may be NULL */
   uint64_t tiling_size;
   const char* kernel_name; /* for messages; NULL = the kernel's symbol name */
 
@@ -53,12 +53,12 @@ typedef struct AfLaunchArgs {
   uint32_t api_counts_len;
 
   /* ---- outputs ---- */
-  int32_t status;       /* AF_STATUS_* */
-  int32_t failed_block; /* block of the first violation, -1 if none */
-  char error[1024];     /* first violation: "kernel 'k' block i/n: API: details" */
-  uint64_t mte2_bytes;  /* GM -> UB payload bytes, all blocks */
-  uint64_t mte3_bytes;  /* UB -> GM payload bytes, all blocks */
-  uint64_t vec_repeats; /* vector repeats, all blocks */
+  int32_t status;         /* AF_STATUS_* */
+  int32_t failed_block;   /* block of the first violation, -1 if none */
+  char error[1024];       /* first violation: "kernel 'k' block i/n: API: details" */
+  uint64_t mte2_bytes;    /* GM -> UB payload bytes, all blocks */
+  uint64_t mte3_bytes;    /* UB -> GM payload bytes, all blocks */
+  uint64_t vec_repeats;   /* vector repeats, all blocks */
   uint64_t ub_peak_bytes; /* largest UB allocation of any block */
 } AfLaunchArgs;
 

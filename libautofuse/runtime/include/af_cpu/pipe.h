@@ -125,7 +125,8 @@ class QueueCore {
     slots_.clear();
     fifo_.clear();
     next_ = 0;
-    for (uint32_t i = 0; i < num; ++i) slots_.push_back(Slot{base + i * slot_len, slot_len, State::kFree});
+    for (uint32_t i = 0; i < num; ++i)
+      slots_.push_back(Slot{base + i * slot_len, slot_len, State::kFree});
   }
 
   template <typename T>
@@ -155,7 +156,8 @@ class QueueCore {
     Slot& s = Find(api, t);
     if (s.state != State::kAllocated) {
       Fail(api, std::string("the tensor at UB address ") + std::to_string(s.addr) + " is " +
-                    StateName(s.state) + ", only an allocated (AllocTensor) tensor can be enqueued");
+                    StateName(s.state) +
+                    ", only an allocated (AllocTensor) tensor can be enqueued");
     }
     s.state = State::kQueued;
     fifo_.push_back(static_cast<size_t>(&s - slots_.data()));
@@ -307,7 +309,8 @@ class TBuf {
     Require("TBuf::Get");
     if (uint64_t{len} * sizeof(T) > len_) {
       std::ostringstream os;
-      os << len << " elements of " << sizeof(T) << " bytes exceed the buffer's " << len_ << " bytes";
+      os << len << " elements of " << sizeof(T) << " bytes exceed the buffer's " << len_
+         << " bytes";
       af_cpu::Fail("TBuf::Get", os.str());
     }
     return LocalTensor<T>::AfMake(ub_, addr_, len, addr_, addr_ + len_, pos);
@@ -403,7 +406,9 @@ class TPipe {
   bool alive_ = true;
 };
 
-inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(af_cpu::Ctx("GetTPipePtr").pipe); }
+inline TPipe* GetTPipePtr() {
+  return static_cast<TPipe*>(af_cpu::Ctx("GetTPipePtr").pipe);
+}
 
 }  // namespace AscendC
 

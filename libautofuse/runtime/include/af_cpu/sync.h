@@ -23,8 +23,8 @@ inline void Barrier(const char* api) {
   LaunchState& st = *c.launch;
   if (st.resident < st.block_dim) {
     std::ostringstream os;
-    os << "SyncAll needs all " << st.block_dim << " blocks resident at once but only " << st.resident
-       << " run concurrently (block_dim exceeds the concurrently runnable blocks)";
+    os << "SyncAll needs all " << st.block_dim << " blocks resident at once but only "
+       << st.resident << " run concurrently (block_dim exceeds the concurrently runnable blocks)";
     Fail(api, os.str());
   }
   std::unique_lock<std::mutex> lk(st.mu);
@@ -69,10 +69,18 @@ inline void BlockFinished(BlockCtx& c) {
 
 namespace AscendC {
 
-__aicore__ inline int64_t GetBlockIdx() { return af_cpu::Ctx("GetBlockIdx").block_idx; }
-__aicore__ inline int64_t GetBlockNum() { return af_cpu::Ctx("GetBlockNum").launch->block_dim; }
-__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
-__aicore__ inline int64_t GetTaskRation() { return 1; }
+__aicore__ inline int64_t GetBlockIdx() {
+  return af_cpu::Ctx("GetBlockIdx").block_idx;
+}
+__aicore__ inline int64_t GetBlockNum() {
+  return af_cpu::Ctx("GetBlockNum").launch->block_dim;
+}
+__aicore__ inline int64_t GetSubBlockIdx() {
+  return 0;
+}
+__aicore__ inline int64_t GetTaskRation() {
+  return 1;
+}
 
 template <pipe_t pipe>
 __aicore__ inline void PipeBarrier() {
@@ -105,7 +113,8 @@ __aicore__ inline void SyncAll() {
 // Software SyncAll over a GM workspace; modelled as the same barrier across all blocks.
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
-                               const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
+                               const LocalTensor<int32_t>& ubWorkspace,
+                               const int32_t usedCores = 0) {
   af_cpu::BlockCtx& c = af_cpu::Ctx("SyncAll");
   af_cpu::CheckGm("SyncAll", "gmWorkspace", gmWorkspace.GetPhyAddr(), sizeof(int32_t), true);
   ubWorkspace.AfCheckRange("SyncAll", "ubWorkspace", 0, sizeof(int32_t));

@@ -125,7 +125,8 @@ inline uint32_t RoundIntToFormat(int64_t v, FloatFormat f, Rounding r) {
   const uint64_t a = negative ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
   if (a == 0) return sign;
   int p = 63;
-  while (((a >> p) & 1u) == 0) --p;
+  while (((a >> p) & 1u) == 0)
+    --p;
   if (p <= f.mant) return sign | EncodeRounded(f, p, a << (f.mant - p), r, negative);
   const int shift = p - f.mant;
   const uint64_t m = a >> shift;
@@ -154,7 +155,8 @@ inline double DecodeFormat(uint32_t bits, FloatFormat f) {
   } else if (e == 0) {
     v = std::ldexp(static_cast<double>(m), f.EMin() - f.mant);
   } else {
-    v = std::ldexp(static_cast<double>(m | (1u << f.mant)), static_cast<int>(e) - f.Bias() - f.mant);
+    v = std::ldexp(static_cast<double>(m | (1u << f.mant)),
+                   static_cast<int>(e) - f.Bias() - f.mant);
   }
   return negative ? -v : v;
 }
@@ -212,7 +214,9 @@ inline uint16_t FloatToBf16Bits(float x) {
   return static_cast<uint16_t>(r >> 16);
 }
 
-inline float Bf16BitsToFloat(uint16_t b) { return BitsFloat(static_cast<uint32_t>(b) << 16); }
+inline float Bf16BitsToFloat(uint16_t b) {
+  return BitsFloat(static_cast<uint32_t>(b) << 16);
+}
 
 // Shared shape of the two 16-bit float classes: storage, conversions through float.
 template <typename Derived, uint16_t (*kFromFloat)(float), float (*kToFloat)(uint16_t),
@@ -221,7 +225,8 @@ class Float16Base {
  public:
   Float16Base() = default;
   template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U>>>
-  Float16Base(U v) : bits_(Encode(v)) {}  // NOLINT(google-explicit-constructor): implicit, as on device
+  Float16Base(U v)
+      : bits_(Encode(v)) {}  // NOLINT(google-explicit-constructor): implicit, as on device
 
   operator float() const { return kToFloat(bits_); }  // NOLINT(google-explicit-constructor)
 
@@ -246,7 +251,8 @@ class Float16Base {
       return static_cast<uint16_t>(
           RoundDoubleToFormat(static_cast<double>(v), kFormat, Rounding::kRint));
     } else {
-      return static_cast<uint16_t>(RoundIntToFormat(static_cast<int64_t>(v), kFormat, Rounding::kRint));
+      return static_cast<uint16_t>(
+          RoundIntToFormat(static_cast<int64_t>(v), kFormat, Rounding::kRint));
     }
   }
   Derived& Assign(float v) {
@@ -274,8 +280,8 @@ static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable_v<bfloat16_t
 
 // Floating types computed through float by the vector units.
 template <typename T>
-inline constexpr bool kIsFloatLike = std::is_floating_point_v<T> || std::is_same_v<T, half> ||
-                                     std::is_same_v<T, bfloat16_t>;
+inline constexpr bool kIsFloatLike =
+    std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
 
 template <typename T>
 inline constexpr bool kIsIntLike = std::is_integral_v<T> && !std::is_same_v<T, bool>;
@@ -290,8 +296,12 @@ using af_cpu::bfloat16_t;
 using af_cpu::half;
 
 // Scalar conversions documented for bfloat16_t.
-inline bfloat16_t ToBfloat16(float v) { return bfloat16_t(v); }
-inline float ToFloat(bfloat16_t v) { return static_cast<float>(v); }
+inline bfloat16_t ToBfloat16(float v) {
+  return bfloat16_t(v);
+}
+inline float ToFloat(bfloat16_t v) {
+  return static_cast<float>(v);
+}
 }  // namespace AscendC
 
 AF_CPU_HIDDEN_END

@@ -52,7 +52,8 @@ inline void CheckTmp(const char* api, const AscendC::LocalTensor<T>& dst, uint64
 // dst[i] = fn(src[i]) with dst/src/tmp pairwise disjoint.
 template <typename T, typename Tmp, typename Fn>
 inline void AdvancedUnary(const char* api, const AscendC::LocalTensor<T>& dst,
-                          const AscendC::LocalTensor<T>& src, const Tmp& tmp, int64_t count, Fn fn) {
+                          const AscendC::LocalTensor<T>& src, const Tmp& tmp, int64_t count,
+                          Fn fn) {
   static_assert(kIsFloatLike<T> && !std::is_same_v<T, double>,
                 "this advanced API is defined for half and float");
   BlockCtx& c = Enter(api);
@@ -71,7 +72,9 @@ inline void AdvancedUnary(const char* api, const AscendC::LocalTensor<T>& dst,
   }
 }
 
-inline float SigmoidF(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+inline float SigmoidF(float x) {
+  return 1.0f / (1.0f + std::exp(-x));
+}
 inline float SignF(float x) {
   if (x > 0.0f) return 1.0f;
   if (x < 0.0f) return -1.0f;
@@ -128,36 +131,44 @@ inline void PowerTensor(const char* operand, const AscendC::LocalTensor<T>& dst,
 }  // namespace af_cpu
 
 // Declares the four documented overloads of a unary advanced API.
-#define AF_CPU_ADVANCED_UNARY(Name, Extra)                                                         \
-  template <typename T, bool isReuseSource = false, Extra>                               \
-  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,  \
-                              const LocalTensor<uint8_t>& sharedTmpBuffer,                       \
-                              const uint32_t calCount) {                                         \
-    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, sharedTmpBuffer, calCount, AfFn##Name);  \
-  }                                                                                              \
-  template <typename T, bool isReuseSource = false, Extra>                               \
-  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,  \
-                              const LocalTensor<uint8_t>& sharedTmpBuffer) {                     \
-    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(),     \
-                          AfFn##Name);                                                           \
-  }                                                                                              \
-  template <typename T, bool isReuseSource = false, Extra>                               \
-  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,  \
-                              const uint32_t calCount) {                                         \
-    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, af_cpu::NoTmp{}, calCount, AfFn##Name);   \
-  }                                                                                              \
-  template <typename T, bool isReuseSource = false, Extra>                               \
+#define AF_CPU_ADVANCED_UNARY(Name, Extra)                                                        \
+  template <typename T, bool isReuseSource = false, Extra>                                        \
+  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,   \
+                              const LocalTensor<uint8_t>& sharedTmpBuffer,                        \
+                              const uint32_t calCount) {                                          \
+    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, sharedTmpBuffer, calCount, AfFn##Name);    \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false, Extra>                                        \
+  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,   \
+                              const LocalTensor<uint8_t>& sharedTmpBuffer) {                      \
+    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(),      \
+                          AfFn##Name);                                                            \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false, Extra>                                        \
+  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,   \
+                              const uint32_t calCount) {                                          \
+    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, af_cpu::NoTmp{}, calCount, AfFn##Name);    \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false, Extra>                                        \
   __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) { \
-    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, af_cpu::NoTmp{}, srcTensor.GetSize(),     \
-                          AfFn##Name);                                                           \
+    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, af_cpu::NoTmp{}, srcTensor.GetSize(),      \
+                          AfFn##Name);                                                            \
   }
 
 namespace AscendC {
 
-inline float AfFnSigmoid(float x) { return af_cpu::SigmoidF(x); }
-inline float AfFnTanh(float x) { return std::tanh(x); }
-inline float AfFnErf(float x) { return std::erf(x); }
-inline float AfFnSign(float x) { return af_cpu::SignF(x); }
+inline float AfFnSigmoid(float x) {
+  return af_cpu::SigmoidF(x);
+}
+inline float AfFnTanh(float x) {
+  return std::tanh(x);
+}
+inline float AfFnErf(float x) {
+  return std::erf(x);
+}
+inline float AfFnSign(float x) {
+  return af_cpu::SignF(x);
+}
 
 AF_CPU_ADVANCED_UNARY(Sigmoid, typename AfUnused = void)
 AF_CPU_ADVANCED_UNARY(Tanh, typename AfUnused = void)
@@ -225,7 +236,8 @@ __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<
 
 // ---- Power(dst, src0Scalar, src1Tensor) ----
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-__aicore__ inline void Power(const LocalTensor<T>& dstTensor, const af_cpu::NoDeduceT<T>& src0Scalar,
+__aicore__ inline void Power(const LocalTensor<T>& dstTensor,
+                             const af_cpu::NoDeduceT<T>& src0Scalar,
                              const LocalTensor<T>& src1Tensor,
                              const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount) {
   af_cpu::Enter("Power");
@@ -237,7 +249,8 @@ __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const af_cpu::NoDe
       [&](uint64_t i) { return af_cpu::Load<T>(src1Tensor.AfBytes() + i * sizeof(T)); });
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-__aicore__ inline void Power(const LocalTensor<T>& dstTensor, const af_cpu::NoDeduceT<T>& src0Scalar,
+__aicore__ inline void Power(const LocalTensor<T>& dstTensor,
+                             const af_cpu::NoDeduceT<T>& src0Scalar,
                              const LocalTensor<T>& src1Tensor, uint32_t calCount) {
   af_cpu::Enter("Power");
   af_cpu::CheckVecOperand("Power", "dst", dstTensor, uint64_t{calCount} * sizeof(T));

@@ -294,8 +294,9 @@ template <typename T, bool isSetMask = true>
 __aicore__ inline void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                             const int32_t& count) {
   af_cpu::RequireFloat<T>("Sqrt");
-  af_cpu::UnaryLoop("Sqrt", dst, src, count,
-                    [](T a) { return af_cpu::FloatUnary(a, [](float x) { return std::sqrt(x); }); });
+  af_cpu::UnaryLoop("Sqrt", dst, src, count, [](T a) {
+    return af_cpu::FloatUnary(a, [](float x) { return std::sqrt(x); });
+  });
 }
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -325,7 +326,8 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const af_cpu::NoDedu
   af_cpu::CheckVecOperand(api, "dst", dst, bytes);
   af_cpu::AddRepeats(c, api, bytes);
   const T v = scalarValue;
-  for (uint64_t off = 0; off < bytes; off += sizeof(T)) af_cpu::Store<T>(dst.AfBytes() + off, v);
+  for (uint64_t off = 0; off < bytes; off += sizeof(T))
+    af_cpu::Store<T>(dst.AfBytes() + off, v);
 }
 
 // ---- bitwise (integer types) ----

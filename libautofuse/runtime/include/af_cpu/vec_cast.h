@@ -74,7 +74,9 @@ inline const char* RoundModeName(AscendC::RoundMode m) {
   return "?";
 }
 
-inline constexpr uint32_t ModeBit(AscendC::RoundMode m) { return 1u << static_cast<uint32_t>(m); }
+inline constexpr uint32_t ModeBit(AscendC::RoundMode m) {
+  return 1u << static_cast<uint32_t>(m);
+}
 inline constexpr uint32_t kModeNone = ModeBit(AscendC::RoundMode::CAST_NONE);
 inline constexpr uint32_t kModesRound =
     ModeBit(AscendC::RoundMode::CAST_RINT) | ModeBit(AscendC::RoundMode::CAST_FLOOR) |
@@ -101,7 +103,8 @@ constexpr uint32_t CastModes() {
   if constexpr (is_same_v<S, int32_t> && is_same_v<D, float>) return kModesRound | kModeNone;
   if constexpr (is_same_v<S, int32_t> && is_same_v<D, int64_t>) return kModeNone;
   if constexpr (is_same_v<S, float> && is_same_v<D, int16_t>) return kModesRound;
-  if constexpr (is_same_v<S, float> && is_same_v<D, half>) return kModesRound | kModeOdd | kModeNone;
+  if constexpr (is_same_v<S, float> && is_same_v<D, half>)
+    return kModesRound | kModeOdd | kModeNone;
   if constexpr (is_same_v<S, float> && is_same_v<D, bfloat16_t>) return kModesRound;
   if constexpr (is_same_v<S, float> && is_same_v<D, int32_t>) return kModesRound;
   if constexpr (is_same_v<S, float> && is_same_v<D, float>) return kModesRound;
@@ -173,7 +176,8 @@ inline D SaturateToInt(double v) {
 template <typename D>
 inline D SaturateIntToInt(int64_t v) {
   if constexpr (sizeof(D) < sizeof(int64_t) || std::is_unsigned_v<D>) {
-    if (v < static_cast<int64_t>(std::numeric_limits<D>::min())) return std::numeric_limits<D>::min();
+    if (v < static_cast<int64_t>(std::numeric_limits<D>::min()))
+      return std::numeric_limits<D>::min();
     if constexpr (sizeof(D) < sizeof(int64_t)) {
       if (v > static_cast<int64_t>(std::numeric_limits<D>::max())) {
         return std::numeric_limits<D>::max();

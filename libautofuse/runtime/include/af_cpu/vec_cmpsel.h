@@ -95,7 +95,9 @@ inline void CompareLoop(const char* api, const AscendC::LocalTensor<U>& dst,
   (void)api;
 }
 
-inline bool MaskBit(const uint8_t* mask, uint64_t i) { return ((mask[i / 8] >> (i % 8)) & 1u) != 0; }
+inline bool MaskBit(const uint8_t* mask, uint64_t i) {
+  return ((mask[i / 8] >> (i % 8)) & 1u) != 0;
+}
 
 template <typename T, typename U, typename GetB>
 inline void SelectLoop(const char* api, const AscendC::LocalTensor<T>& dst,

@@ -1,7 +1,8 @@
 // Reductions: ReduceSum/ReduceMax/ReduceMin over the first count elements (result in dst[0], the
 // index of the extremum in dst[1] as raw integer bits when asked), and the per-repeat
-// WholeReduceSum/WholeReduceMax/WholeReduceMin with a contiguous or bit-wise mask.
-// Sums use a pairwise tree inside each 256-byte repeat and add the repeat results in order.
+// WholeReduceSum/WholeReduceMax/WholeReduceMin (and their newer name ReduceRepeat<ReduceType>) with
+// a contiguous or bit-wise mask. Sums use a pairwise tree inside each 256-byte repeat and add the
+// repeat results in order.
 #pragma once
 
 #include <cmath>
@@ -21,6 +22,8 @@ AF_CPU_HIDDEN_BEGIN
 
 namespace AscendC {
 
+enum class ReduceType : uint8_t { SUM = 0, MAX, MIN };
+
 enum class ReduceOrder : uint8_t {
   ORDER_VALUE_INDEX = 0,
   ORDER_INDEX_VALUE,
@@ -37,9 +40,11 @@ inline constexpr uint64_t kPerRepeat = kRepeatBytes / sizeof(T);
 
 // Pairwise (binary tree) sum of up to one repeat of values, in float.
 inline float TreeSum(float* v, uint64_t n, uint64_t width) {
-  for (uint64_t i = n; i < width; ++i) v[i] = 0.0f;
+  for (uint64_t i = n; i < width; ++i)
+    v[i] = 0.0f;
   for (uint64_t w = width; w > 1; w /= 2) {
-    for (uint64_t i = 0; i < w / 2; ++i) v[i] = v[2 * i] + v[2 * i + 1];
+    for (uint64_t i = 0; i < w / 2; ++i)
+      v[i] = v[2 * i] + v[2 * i + 1];
   }
   return v[0];
 }
@@ -105,7 +110,7 @@ inline void ReduceExtremum(const char* api, bool is_max, const AscendC::LocalTen
 
 // Active element test of one repeat: contiguous mask (count) or bit-wise mask[2].
 struct RepeatMask {
-  int64_t count = -1;             // >= 0: the first `count` elements
+  int64_t count = -1;              // >= 0: the first `count` elements
   const uint64_t* bits = nullptr;  // otherwise mask[i / 64] bit i % 64
   bool Active(uint64_t i) const {
     if (bits == nullptr) return static_cast<int64_t>(i) < count;
@@ -116,8 +121,8 @@ struct RepeatMask {
 template <typename T>
 inline uint64_t RepeatElemOffset(uint64_t r, uint64_t i, int32_t blk_stride, int32_t rep_stride) {
   const uint64_t per_block = kBlockBytes / sizeof(T);
-  const uint64_t blocks = r * static_cast<uint64_t>(rep_stride) +
-                          (i / per_block) * static_cast<uint64_t>(blk_stride);
+  const uint64_t blocks =
+      r * static_cast<uint64_t>(rep_stride) + (i / per_block) * static_cast<uint64_t>(blk_stride);
   return blocks * kBlockBytes + (i % per_block) * sizeof(T);
 }
 
@@ -130,7 +135,8 @@ inline void WholeReduce(const char* api, int kind, const AscendC::LocalTensor<T>
   static_assert(kIsFloatLike<T>, "WholeReduce* are defined for half and float");
   BlockCtx& c = Enter(api);
   constexpr uint64_t per_repeat = kPerRepeat<T>;
-  if (repeat < 0 || repeat > 255) Fail(api, "repeatTime " + std::to_string(repeat) + " is outside [0, 255]");
+  if (repeat < 0 || repeat > 255)
+    Fail(api, "repeatTime " + std::to_string(repeat) + " is outside [0, 255]");
   if (dst_rep_stride < 0 || src_blk_stride < 0 || src_rep_stride < 0) Fail(api, "negative stride");
   if (mask.bits == nullptr && static_cast<uint64_t>(mask.count) > per_repeat) {
     Fail(api, "mask " + std::to_string(mask.count) + " exceeds " + std::to_string(per_repeat) +
@@ -310,6 +316,32 @@ __aicore__ inline void WholeReduceMin(const LocalTensor<T>& dst, const LocalTens
   m.bits = mask;
   af_cpu::WholeReduce("WholeReduceMin", 2, dst, src, m, repeatTime, dstRepStride, srcBlkStride,
                       srcRepStride, order);
+}
+
+// The newer name of WholeReduceSum/Max/Min.
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+__aicore__ inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                                    const int32_t mask, const int32_t repeatTime,
+                                    const int32_t dstRepStride, const int32_t srcBlkStride,
+                                    const int32_t srcRepStride,
+                                    ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  static_assert(std::is_same_v<T, U>, "ReduceRepeat needs equal source and destination types");
+  af_cpu::RepeatMask m;
+  m.count = mask;
+  af_cpu::WholeReduce("ReduceRepeat", static_cast<int>(reduceType), dst, src, m, repeatTime,
+                      dstRepStride, srcBlkStride, srcRepStride, order);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+__aicore__ inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                                    const uint64_t mask[], const int32_t repeatTime,
+                                    const int32_t dstRepStride, const int32_t srcBlkStride,
+                                    const int32_t srcRepStride,
+                                    ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  static_assert(std::is_same_v<T, U>, "ReduceRepeat needs equal source and destination types");
+  af_cpu::RepeatMask m;
+  m.bits = mask;
+  af_cpu::WholeReduce("ReduceRepeat", static_cast<int>(reduceType), dst, src, m, repeatTime,
+                      dstRepStride, srcBlkStride, srcRepStride, order);
 }
 
 }  // namespace AscendC

@@ -1,0 +1,51 @@
+// AscendC code generation for one fused kernel: the kernel source (an `extern "C" __global__
+// __aicore__` entry that reads the tiling data and dispatches on the tiling key to one function
+// per impl graph), the tiling-data header, the tiling function (the same solver the compiler
+// runs in-process, af_tiling/elementwise.h) and the infer-shape function.
+//
+// Nothing from input files reaches the generated text unsanitised: identifiers are generated
+// (n<i>, q<i>, b<i>, s<i>), names appear only in comments after SafeComment, numbers are printed
+// by us.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "autofuse/ir/graph.h"
+#include "autofuse/schedule/schedule.h"
+
+namespace af::codegen {
+
+struct GeneratedFile {
+  std::string name;  // file name, [A-Za-z0-9_.]+
+  std::string text;
+};
+
+struct GeneratedKernel {
+  std::string kernel_name;             // autofused_<ops>_<hash>, a C identifier
+  std::vector<GeneratedFile> files;    // tiling data header, kernel, tiling, infer-shape, all
+  std::string main_file;               // the file that includes the others (compile this one)
+  std::vector<std::string> symbols;    // size symbols in tiling-data order
+  std::vector<int> input_nodes;        // Data nodes of the hint graph in parameter order
+  std::vector<int> output_nodes;       // Output nodes of the hint graph in parameter order
+};
+
+// Raised when the schedule holds something codegen cannot emit yet; `code` is a reason code.
+class CodegenError : public std::runtime_error {
+ public:
+  CodegenError(std::string code, const std::string& msg)
+      : std::runtime_error(msg), code_(std::move(code)) {}
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
+};
+
+GeneratedKernel Generate(const ir::Graph& hint, const schedule::ScheduleResult& s);
+
+// Helpers shared with tests.
+std::string SafeIdent(const std::string& s);    // [A-Za-z_][A-Za-z0-9_]*, never empty
+std::string SafeComment(const std::string& s);  // printable ASCII without "*/", "\\", newlines
+std::string KernelName(const ir::Graph& hint);  // autofused_<op types>_<hash of the dump>
+
+}  // namespace af::codegen

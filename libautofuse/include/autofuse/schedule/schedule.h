@@ -1,0 +1,87 @@
+// The schedule stage for elementwise and broadcast hint graphs: normalise the graph, group its
+// axes (all in the Y group), enumerate tiling cases (one per candidate Y axis), and for each case
+// build the impl graph (TileSplit zT/zt, fuse the outer axes, BlockSplit into B/b, vectorised axes
+// with 32-byte aligned UB strides, loop axis per node) and its UB buffers (TQue for MTE2->VEC and
+// VEC->MTE3 hand-offs, double-buffered; TBuf for intermediates, reused by lifetime; at most the
+// profile's number of concurrent queues, with UB-to-UB copies when more are needed).
+//
+// Every choice is recorded as a Decision with a reason code, so reports can say why a case exists
+// or was pruned. Graphs this stage cannot schedule yet raise ScheduleError with a reason code.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "autofuse/hw/profile.h"
+#include "autofuse/ir/graph.h"
+
+namespace af::schedule {
+
+// A graph the schedule cannot handle (yet): `code` is a stable reason code such as
+// "UNSUPPORTED_OP", "STRIDED_INNER_LOAD", "MIXED_LOOP_NESTS".
+class ScheduleError : public std::runtime_error {
+ public:
+  ScheduleError(std::string code, const std::string& message)
+      : std::runtime_error(message), code_(std::move(code)) {}
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
+};
+
+struct Decision {
+  std::string stage;    // "normalize", "cases", "buffers"
+  std::string code;     // reason code, e.g. "MERGE_CONTIGUOUS", "PRUNE_SIZE1_AXIS"
+  std::string message;  // human-readable, names nodes/axes
+};
+
+enum class BufKind : std::uint8_t { kQueueIn, kQueueOut, kTBuf };
+std::string_view BufKindName(BufKind k);  // "TQue<VECIN>", "TQue<VECOUT>", "TBuf<VECCALC>"
+
+struct Buffer {
+  int id = 0;  // q<id> for queues, b<id> for TBufs (separate numbering per kind family)
+  BufKind kind = BufKind::kTBuf;
+  int buf_num = 1;          // 2 = double-buffered queue
+  int esize = 4;            // element bytes of the tensors it holds (largest)
+  std::vector<int> nodes;   // nodes whose output lives here, in order
+  std::string Name() const;  // "q0", "b1"
+};
+
+struct ImplCase {
+  std::string name;  // AutoFuse style: <graph>_B0Y<k>
+  int tile_dim = 0;  // index into ScheduleResult::dims of the tiled axis
+  ir::Graph graph;   // the impl graph (for dumps and reports)
+  std::string tile_var;   // tiling variable of the tile size, e.g. "z1t_size"
+  std::string block_var;  // tiles per block, e.g. "z0z1Tb_size"
+};
+
+struct ScheduleResult {
+  ir::Graph graph;                  // normalised hint graph (precision casts, merged axes)
+  std::vector<std::int64_t> dims;   // its loop axes (ids), outer -> inner
+  std::vector<ImplCase> cases;
+  std::vector<Buffer> buffers;      // shared by all cases
+  std::vector<int> node_buffer;     // per node of `graph`: buffer index, or -1 (GM / none)
+  std::vector<bool> staged;         // per node: Load staged through a shared queue + UB copy
+  std::vector<int> store_queue;     // per node: for a Store, the VECOUT queue it writes from
+  int staging_queue = -1;           // the shared VECIN queue of staged loads, or -1
+  // UB rows (the innermost dim) are padded to this many elements in every buffer: 32 bytes of
+  // the narrowest UB dtype, so tensors of different dtypes share one element layout.
+  std::int64_t row_align = 8;
+  std::vector<Decision> decisions;
+};
+
+struct ScheduleOptions {
+  bool upcast_half = true;  // compute fp16/bf16 in fp32 inside the kernel (AutoFuse's rule)
+};
+
+ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
+                        const ScheduleOptions& options = {});
+
+// The normalisation alone (for golden tests): dangling nodes dropped, fp16/bf16 compute moved to
+// fp32 with casts, implicit broadcasts made explicit, contiguous axes merged, size-1 axes dropped.
+ir::Graph Normalize(const ir::Graph& hint, const ScheduleOptions& options,
+                    std::vector<Decision>* decisions);
+
+}  // namespace af::schedule

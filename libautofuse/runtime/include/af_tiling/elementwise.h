@@ -1,0 +1,163 @@
+// The tiling solver for elementwise/broadcast schedules, shared word for word by the compiler (the
+// in-process solver behind `afc tile` and static shapes) and by the generated tiling functions
+// (which include this header), so both make exactly the same decisions by construction.
+//
+// A tiling case tiles one loop dimension `tile_dim` of the normalised loop nest d[0..n) (outer ->
+// inner): dimensions before it and the tile-outer loop are fused and split across cores; the tile
+// and every dimension after it are held in the Unified Buffer, the innermost one padded to 32
+// bytes per row. The solver is UB-first (largest tile that fits, by binary search), then splits
+// the outer loop over as many cores as there is work, and gives tiles back to cores when the UB
+// choice would leave cores idle. C++17, no dependencies: it compiles inside generated code.
+#ifndef AF_TILING_ELEMENTWISE_H_
+#define AF_TILING_ELEMENTWISE_H_
+
+#include <cstdint>
+
+namespace af_tiling {
+
+inline constexpr int kMaxDims = 8;
+inline constexpr int kMaxBuffers = 24;
+inline constexpr int64_t kUbAlignBytes = 32;  // UB block size (AscendC: 32-byte DataCopy unit)
+
+struct CaseParams {
+  int32_t n_dims = 0;
+  int32_t tile_dim = 0;
+  int64_t dims[kMaxDims] = {};
+  // Every UB row (innermost dim) is padded to this many elements, the same for all buffers so
+  // tensors of different dtypes share one element layout (= 32 bytes of the narrowest dtype).
+  int64_t row_align = 8;
+  int32_t n_buffers = 0;
+  int32_t buf_esize[kMaxBuffers] = {};  // element bytes of the tensors in each buffer
+  int32_t buf_num[kMaxBuffers] = {};    // 2 for double-buffered queues, 1 for TBuf
+  // Simple cost model inputs: bytes moved GM<->UB per element of the full iteration space, and
+  // vector instructions per element.
+  double io_bytes_per_elem = 0;
+  double vec_ops_per_elem = 0;
+};
+
+struct CaseSolution {
+  bool ok = false;
+  int64_t tile = 0;             // elements of d[tile_dim] per tile
+  int64_t tiles_per_block = 0;  // outer iterations per core
+  int64_t outer = 0;            // outer iterations in all (fused outer dims x tiles)
+  uint32_t block_dim = 0;
+  int64_t ub_bytes = 0;
+  int64_t buf_bytes[kMaxBuffers] = {};
+  double cost = 0;  // modelled cycles (see Cost)
+};
+
+inline int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+inline int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// UB elements a buffer needs for a tile of `tile` elements along tile_dim (full layout: inner
+// dims whole, innermost row padded to row_align elements).
+inline int64_t BufferElems(const CaseParams& p, int64_t tile) {
+  const int last = p.n_dims - 1;
+  if (p.tile_dim == last) return AlignUp(tile, p.row_align);
+  int64_t e = tile;
+  for (int j = p.tile_dim + 1; j < last; ++j) e *= p.dims[j];
+  return e * AlignUp(p.dims[last], p.row_align);
+}
+
+inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
+  int64_t total = 0;
+  for (int b = 0; b < p.n_buffers; ++b) {
+    const int64_t bytes = AlignUp(BufferElems(p, tile) * p.buf_esize[b], kUbAlignBytes);
+    if (per_buffer != nullptr) per_buffer[b] = bytes;
+    total += bytes * p.buf_num[b];
+  }
+  return total;
+}
+
+// Modelled cycles of one core's share: per tile a fixed overhead plus data movement at 32 B per
+// cycle per core and vector work at 256 B per repeat (padded elements cost like real ones). A
+// first, simple model; the ATT model (per-pipe, per-API) replaces it.
+inline double Cost(const CaseParams& p, const CaseSolution& s) {
+  const int64_t inner = BufferElems(p, s.tile);  // padded elements per tile
+  const double per_tile = 200.0 + static_cast<double>(inner) * (p.io_bytes_per_elem / 32.0 +
+                                                               p.vec_ops_per_elem * 4.0 / 256.0);
+  return static_cast<double>(s.tiles_per_block) * per_tile + 300.0;
+}
+
+// Solves one case for `cores` cores and `ub_bytes` of UB. Sizes must be >= 0; a zero-sized
+// iteration space gives a solution with block_dim 1 and nothing to do.
+inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_bytes) {
+  CaseSolution s;
+  if (p.n_dims <= 0 || p.n_dims > kMaxDims || p.tile_dim < 0 || p.tile_dim >= p.n_dims ||
+      p.n_buffers < 0 || p.n_buffers > kMaxBuffers || cores == 0 || p.row_align <= 0) {
+    return s;
+  }
+  int64_t before = 1;  // product of the dims before the tile dim
+  for (int j = 0; j < p.tile_dim; ++j) before *= p.dims[j];
+  const int64_t d = p.dims[p.tile_dim];
+  for (int j = 0; j < p.n_dims; ++j) {
+    if (p.dims[j] == 0) {
+      s.ok = true;
+      s.tile = 1;
+      s.block_dim = 1;
+      s.ub_bytes = UbBytes(p, 1, s.buf_bytes);
+      s.cost = 0;
+      return s;
+    }
+  }
+  // Tile granularity: a whole 32-byte block of the narrowest buffer when tiling the innermost
+  // dim (so full tiles need no padding), else 1.
+  const int64_t step = p.tile_dim == p.n_dims - 1 ? p.row_align : 1;
+  if (UbBytes(p, 1, nullptr) > ub_bytes) return s;  // not even one row fits
+  // Largest tile that fits: binary search over multiples of `step` (or the whole dim).
+  int64_t tile = 1;
+  if (UbBytes(p, d, nullptr) <= ub_bytes) {
+    tile = d;
+  } else {
+    int64_t lo = 0;  // in units of step; 0 means "fall back to 1"
+    int64_t hi = d / step;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo + 1) / 2;
+      if (UbBytes(p, mid * step, nullptr) <= ub_bytes) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    tile = lo > 0 ? lo * step : 1;
+  }
+  // Give tiles back to cores: when the outer loop has fewer iterations than cores, shrink the
+  // tile (keeping it a multiple of `step`) until every core has work or the tile is one step.
+  if (before * CeilDiv(d, tile) < static_cast<int64_t>(cores)) {
+    const int64_t want_tiles = CeilDiv(static_cast<int64_t>(cores), before);
+    int64_t t = CeilDiv(d, want_tiles);
+    t = AlignUp(t, step);
+    if (t < tile) tile = t;
+    if (tile < 1) tile = 1;
+  }
+  s.tile = tile;
+  s.outer = before * CeilDiv(d, tile);
+  const int64_t used = s.outer < static_cast<int64_t>(cores) ? s.outer : cores;
+  s.tiles_per_block = CeilDiv(s.outer, used);
+  s.block_dim = static_cast<uint32_t>(CeilDiv(s.outer, s.tiles_per_block));
+  s.ub_bytes = UbBytes(p, tile, s.buf_bytes);
+  s.ok = true;
+  s.cost = Cost(p, s);
+  return s;
+}
+
+// Solves every case and returns the index of the cheapest feasible one (ties: the lower index),
+// or -1 when none fits. `forced` >= 0 solves only that case.
+inline int SelectCase(const CaseParams* cases, int n, uint32_t cores, int64_t ub_bytes,
+                      int forced, CaseSolution* best) {
+  int chosen = -1;
+  for (int i = 0; i < n; ++i) {
+    if (forced >= 0 && i != forced) continue;
+    const CaseSolution s = SolveCase(cases[i], cores, ub_bytes);
+    if (!s.ok) continue;
+    if (chosen < 0 || s.cost < best->cost) {
+      chosen = i;
+      *best = s;
+    }
+  }
+  return chosen;
+}
+
+}  // namespace af_tiling
+
+#endif  // AF_TILING_ELEMENTWISE_H_

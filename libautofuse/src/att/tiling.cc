@@ -1,0 +1,157 @@
+// Case parameters, solving and case choice for elementwise/broadcast schedules.
+#include "autofuse/att/tiling.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "autofuse/ir/op_registry.h"
+#include "autofuse/support/error.h"
+
+namespace af::att {
+
+using schedule::ScheduleResult;
+
+std::vector<std::string> KernelSymbols(const ScheduleResult& s) {
+  std::set<std::string> used;
+  for (const auto& a : s.graph.axes) {
+    for (const auto& v : a.size.FreeSymbols()) used.insert(v);
+  }
+  for (const auto& n : s.graph.nodes) {
+    for (const auto& t : n.outputs) {
+      for (const auto& e : t.repeats) {
+        for (const auto& v : e.FreeSymbols()) used.insert(v);
+      }
+      for (const auto& e : t.strides) {
+        for (const auto& v : e.FreeSymbols()) used.insert(v);
+      }
+    }
+    if (const auto* off = n.FindAttr("offset")) {
+      if (const auto* e = std::get_if<sym::Expr>(off)) {
+        for (const auto& v : e->FreeSymbols()) used.insert(v);
+      }
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& v : s.graph.size_vars) {
+    if (used.erase(v.name) != 0) out.push_back(v.name);
+  }
+  out.insert(out.end(), used.begin(), used.end());
+  return out;
+}
+
+double IoBytesPerElem(const ScheduleResult& s) {
+  double bytes = 0;
+  for (const auto& n : s.graph.nodes) {
+    if (n.type != "Load" && n.type != "Store") continue;
+    const auto& t = n.outputs.at(0);
+    const bool broadcast = std::any_of(t.repeats.begin(), t.repeats.end(),
+                                       [](const sym::Expr& e) { return e == sym::Expr(1); });
+    if (!broadcast) bytes += ir::DTypeBytes(t.dtype);
+  }
+  return bytes;
+}
+
+double VecOpsPerElem(const ScheduleResult& s) {
+  double ops = 0;
+  for (const auto& n : s.graph.nodes) {
+    const ir::OpDef* op = ir::FindOp(n.type);
+    if (op != nullptr && (op->compute == ir::ComputeType::kElewise ||
+                          op->compute == ir::ComputeType::kBroadcast)) {
+      ops += 1;
+    }
+  }
+  return ops;
+}
+
+af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
+                                    const std::vector<std::int64_t>& dim_values) {
+  af_tiling::CaseParams p;
+  p.n_dims = static_cast<std::int32_t>(dim_values.size());
+  p.tile_dim = s.cases.at(case_index).tile_dim;
+  for (std::size_t j = 0; j < dim_values.size() && j < af_tiling::kMaxDims; ++j) {
+    p.dims[j] = dim_values[j];
+  }
+  p.row_align = s.row_align;
+  p.n_buffers = static_cast<std::int32_t>(s.buffers.size());
+  for (std::size_t b = 0; b < s.buffers.size() && b < af_tiling::kMaxBuffers; ++b) {
+    p.buf_esize[b] = s.buffers[b].esize;
+    p.buf_num[b] = s.buffers[b].buf_num;
+  }
+  p.io_bytes_per_elem = IoBytesPerElem(s);
+  p.vec_ops_per_elem = VecOpsPerElem(s);
+  return p;
+}
+
+std::vector<std::int64_t> DimValues(const ScheduleResult& s, const sym::Bindings& b) {
+  std::vector<std::int64_t> v;
+  for (auto id : s.dims) {
+    const ir::Axis* a = s.graph.FindAxis(id);
+    try {
+      const std::int64_t x = a->size.Eval(b);
+      if (x < 0) throw InputError({}, "axis " + a->name + " has negative size " + std::to_string(x));
+      v.push_back(x);
+    } catch (const sym::Error& e) {
+      throw InputError({}, "cannot evaluate the size of axis " + a->name + " (" +
+                               a->size.ToString() + "): " + e.what() + " (bind it with --bind)");
+    }
+  }
+  return v;
+}
+
+TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::Profile& profile,
+                     int forced_case) {
+  if (s.dims.size() > static_cast<std::size_t>(af_tiling::kMaxDims) ||
+      s.buffers.size() > static_cast<std::size_t>(af_tiling::kMaxBuffers)) {
+    throw InputError({}, "kernel too large for the tiling solver (dims or buffers)");
+  }
+  if (forced_case >= static_cast<int>(s.cases.size())) {
+    throw InputError({}, "--force_tiling_case " + std::to_string(forced_case) + " out of range (" +
+                             std::to_string(s.cases.size()) + " cases)");
+  }
+  const auto dims = DimValues(s, b);
+  std::vector<af_tiling::CaseParams> params;
+  for (std::size_t c = 0; c < s.cases.size(); ++c) {
+    params.push_back(CaseParamsFor(s, static_cast<int>(c), dims));
+  }
+  TilingDecision d;
+  const auto t0 = std::chrono::steady_clock::now();
+  d.chosen = af_tiling::SelectCase(params.data(), static_cast<int>(params.size()),
+                                   profile.vector_cores, profile.ub_bytes, forced_case, &d.solution);
+  const auto t1 = std::chrono::steady_clock::now();
+  d.solve_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+  for (std::size_t c = 0; c < s.cases.size(); ++c) {
+    CaseReport r;
+    r.name = s.cases[c].name;
+    r.solution = af_tiling::SolveCase(params[c], profile.vector_cores, profile.ub_bytes);
+    r.feasible = r.solution.ok;
+    d.cases.push_back(r);
+  }
+  if (d.chosen < 0) {
+    throw InputError({}, "no tiling case fits the " + std::to_string(profile.ub_bytes) +
+                             "-byte UB of " + profile.name +
+                             " (even one row of the innermost dimension is too large)");
+  }
+  return d;
+}
+
+sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
+  const auto& c = s.cases.at(case_index);
+  const sym::Expr tile = sym::Expr::Sym(c.tile_var);
+  const int last = static_cast<int>(s.dims.size()) - 1;
+  sym::Expr elems(1);
+  if (c.tile_dim == last) {
+    elems = sym::Align(tile, sym::Expr(s.row_align));
+  } else {
+    elems = tile;
+    for (int j = c.tile_dim + 1; j < last; ++j) elems = elems * s.graph.FindAxis(s.dims[j])->size;
+    elems = elems * sym::Align(s.graph.FindAxis(s.dims[last])->size, sym::Expr(s.row_align));
+  }
+  sym::Expr total(0);
+  for (const auto& b : s.buffers) {
+    total = total + sym::Expr(b.buf_num) * sym::Align(elems * sym::Expr(b.esize), sym::Expr(32));
+  }
+  return total;
+}
+
+}  // namespace af::att

@@ -1,0 +1,319 @@
+// Kernel naming, sanitising, the generation context, and the host sources (tiling data, tiling
+// function, infer-shape).
+#include "autofuse/codegen/codegen.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "autofuse/att/tiling.h"
+#include "autofuse/ir/op_registry.h"
+#include "autofuse/ir/text.h"
+#include "codegen_internal.h"
+
+namespace af::codegen {
+
+std::string SafeIdent(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    out += (std::isalnum(c) != 0 || c == '_') && c < 0x80 ? static_cast<char>(c) : '_';
+  }
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])) != 0) out = "x" + out;
+  if (out.size() > 64) out.resize(64);
+  return out;
+}
+
+std::string SafeComment(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    const bool ok = c >= 0x20 && c < 0x7f && c != '\\' && c != '*' && c != '/' && c != '"' &&
+                    c != '\'' && c != '?';
+    out += ok ? static_cast<char>(c) : '_';
+  }
+  if (out.size() > 80) out = out.substr(0, 77) + "...";
+  return out;
+}
+
+std::string KernelName(const ir::Graph& hint) {
+  std::vector<std::string> ops;
+  for (const auto& n : hint.nodes) {
+    const ir::OpDef* op = ir::FindOp(n.type);
+    if (op == nullptr || op->compute == ir::ComputeType::kBuffer ||
+        op->compute == ir::ComputeType::kLoad || op->compute == ir::ComputeType::kStore) {
+      continue;
+    }
+    std::string t;
+    for (char c : op->type) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::find(ops.begin(), ops.end(), t) == ops.end()) ops.push_back(t);
+  }
+  std::string name = "autofused";
+  for (std::size_t i = 0; i < ops.size() && i < 4; ++i) name += "_" + ops[i];
+  if (ops.size() > 4) name += "_etc";
+  // FNV-1a 64 of the graph's canonical text: stable across runs and machines.
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : ir::DumpText(hint)) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%08llx", static_cast<unsigned long long>(h & 0xffffffffULL));
+  return SafeIdent(name + "_" + buf);
+}
+
+std::string CType(ir::DType t) {
+  switch (t) {
+    case ir::DType::kFloat32: return "float";
+    case ir::DType::kFloat16: return "half";
+    case ir::DType::kBFloat16: return "bfloat16_t";
+    case ir::DType::kFloat64: return "double";
+    case ir::DType::kInt8: return "int8_t";
+    case ir::DType::kInt16: return "int16_t";
+    case ir::DType::kInt32: return "int32_t";
+    case ir::DType::kInt64: return "int64_t";
+    case ir::DType::kUInt8: return "uint8_t";
+    case ir::DType::kUInt16: return "uint16_t";
+    case ir::DType::kUInt32: return "uint32_t";
+    case ir::DType::kUInt64: return "uint64_t";
+    case ir::DType::kBool: return "uint8_t";
+    case ir::DType::kUndefined: break;
+  }
+  throw CodegenError("BAD_DTYPE", "undefined dtype in a generated tensor");
+}
+
+std::string ScalarOf(const std::string& ty, const std::string& literal) {
+  if (ty == "half" || ty == "bfloat16_t") {
+    return ty + "(static_cast<float>(" + literal + "))";
+  }
+  return "static_cast<" + ty + ">(" + literal + ")";
+}
+
+Context::Context(const ir::Graph& h, const schedule::ScheduleResult& sr)
+    : hint(h), s(sr), kernel(KernelName(h)), symbols(att::KernelSymbols(sr)) {
+  for (std::size_t i = 0; i < symbols.size(); ++i) {
+    rename[symbols[i]] = Expr::Sym("s" + std::to_string(i));
+  }
+  // Parameters: inputs by Data index, then outputs by Output index (file order breaks ties).
+  auto ordered = [&](const char* type) {
+    std::vector<std::pair<std::int64_t, int>> v;
+    for (std::size_t i = 0; i < s.graph.nodes.size(); ++i) {
+      const auto& n = s.graph.nodes[i];
+      if (n.type != type) continue;
+      v.emplace_back(n.IntAttr("index").value_or(static_cast<std::int64_t>(v.size())),
+                     static_cast<int>(i));
+    }
+    std::stable_sort(v.begin(), v.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    return v;
+  };
+  for (const auto& [idx, node] : ordered("Data")) params.push_back(node);
+  num_inputs = static_cast<int>(params.size());
+  for (const auto& [idx, node] : ordered("Output")) params.push_back(node);
+  const auto consumers = s.graph.Consumers();
+  last_use.assign(s.graph.nodes.size(), -1);
+  for (std::size_t i = 0; i < s.graph.nodes.size(); ++i) {
+    for (const auto& [c, slot] : consumers[i]) last_use[i] = std::max(last_use[i], c);
+    if (s.graph.nodes[i].type == "Store") {
+      for (const auto& [c, slot] : consumers[i]) {
+        if (s.graph.nodes[c].type == "Output") store_output[static_cast<int>(i)] = c;
+      }
+      if (store_output.count(static_cast<int>(i)) == 0) {
+        throw CodegenError("STORE_WITHOUT_OUTPUT",
+                           "store '" + SafeComment(s.graph.nodes[i].name) + "' feeds no Output");
+      }
+    }
+  }
+}
+
+std::string Context::Cpp(const Expr& e) const {
+  for (const auto& v : e.FreeSymbols()) {
+    if (rename.find(v) == rename.end()) {
+      throw CodegenError("UNKNOWN_SYMBOL", "expression uses symbol " + SafeComment(v) +
+                                               ", which is not a size symbol of the kernel");
+    }
+  }
+  return "(" + e.Subs(rename).ToCpp() + ")";
+}
+
+std::string Context::ParamList() const {
+  std::string out;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    out += (i ? ", " : "") + ("GM_ADDR p" + std::to_string(i));
+  }
+  return out;
+}
+
+std::string Context::ArgList() const {
+  std::string out;
+  for (std::size_t i = 0; i < params.size(); ++i) out += (i ? ", " : "") + ("p" + std::to_string(i));
+  return out;
+}
+
+int Context::ParamOf(int node) const {
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (params[i] == node) return static_cast<int>(i);
+  }
+  throw CodegenError("INTERNAL", "node is not a kernel parameter");
+}
+
+std::string Context::SymField(std::size_t i) const { return "sym_" + SafeIdent(symbols.at(i)); }
+
+std::string Context::TileField(const schedule::ImplCase& c) const {
+  return "c" + std::to_string(&c - s.cases.data()) + "_" + SafeIdent(c.tile_var);
+}
+
+std::string Context::BlockField(const schedule::ImplCase& c) const {
+  return "c" + std::to_string(&c - s.cases.data()) + "_" + SafeIdent(c.block_var);
+}
+
+std::string TilingDataHeader(const Context& ctx) {
+  std::ostringstream o;
+  o << "// Generated by autofuse: tiling data of kernel " << ctx.kernel << ".\n";
+  o << "#pragma once\n#include <cstdint>\n#include <limits>\n\n";
+  o << "#ifndef AF_TILING_EXPORT\n#define AF_TILING_EXPORT __attribute__((visibility(\"default\")))\n"
+       "#endif\n\n";
+  o << "struct AutofuseTilingData {\n";
+  o << "  uint32_t block_dim;\n  uint32_t tiling_key;\n";
+  for (std::size_t i = 0; i < ctx.symbols.size(); ++i) {
+    o << "  int64_t " << ctx.SymField(i) << ";  // " << SafeComment(ctx.symbols[i]) << "\n";
+  }
+  for (const auto& c : ctx.s.cases) {
+    o << "  int64_t " << ctx.TileField(c) << ";   // tile size of " << SafeComment(c.name) << "\n";
+    o << "  int64_t " << ctx.BlockField(c) << ";  // tiles per block of " << SafeComment(c.name)
+      << "\n";
+  }
+  for (const auto& b : ctx.s.buffers) {
+    o << "  uint32_t " << b.Name() << "_size;  // bytes, " << schedule::BufKindName(b.kind) << "\n";
+  }
+  o << "  int64_t ub_bytes;\n";
+  o << "};\n\n";
+  o << "// Integer helpers of the generated expressions: floor semantics like the compiler's.\n";
+  o << "static inline int64_t af_floordiv(int64_t a, int64_t b) {\n"
+       "  int64_t q = a / b;\n  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;\n  return q;\n}\n";
+  o << "static inline int64_t af_ceildiv(int64_t a, int64_t b) { return -af_floordiv(-a, b); }\n";
+  o << "static inline int64_t af_mod(int64_t a, int64_t b) { return a - af_floordiv(a, b) * b; }\n";
+  o << "static inline int64_t af_min(int64_t a, int64_t b) { return a < b ? a : b; }\n";
+  o << "static inline int64_t af_max(int64_t a, int64_t b) { return a > b ? a : b; }\n";
+  o << "static inline int64_t af_align(int64_t a, int64_t b) { return af_ceildiv(a, b) * b; }\n";
+  o << "static inline int64_t af_pow(int64_t b, int64_t e) {\n"
+       "  int64_t r = 1;\n  for (int64_t i = 0; i < e; ++i) r *= b;\n  return r;\n}\n";
+  o << "static inline float af_inf() { return std::numeric_limits<float>::infinity(); }\n";
+  o << "static inline float af_nan() { return std::numeric_limits<float>::quiet_NaN(); }\n";
+  return o.str();
+}
+
+std::string TilingSource(const Context& ctx) {
+  const auto& s = ctx.s;
+  std::ostringstream o;
+  char buf[64];
+  o << "// Generated by autofuse: tiling function of kernel " << ctx.kernel << ".\n";
+  o << "// It runs the same solver as the compiler (af_tiling/elementwise.h) on the bound sizes.\n";
+  o << "#include \"" << ctx.kernel << "_tiling_data.h\"\n#include \"af_tiling/elementwise.h\"\n\n";
+  o << "extern \"C\" AF_TILING_EXPORT int af_compute_tiling(const int64_t* syms, uint32_t nsyms, "
+       "uint32_t core_num, uint64_t ub_size, int32_t forced_case, void* out, uint64_t out_size) {\n";
+  o << "  if (nsyms != " << ctx.symbols.size()
+    << "u || out == nullptr || out_size < sizeof(AutofuseTilingData)) return -1;\n";
+  o << "  (void)syms;\n";
+  for (std::size_t i = 0; i < ctx.symbols.size(); ++i) {
+    o << "  const int64_t s" << i << " = syms[" << i << "];\n";
+    o << "  if (s" << i << " < 0) return -3;\n";
+  }
+  for (std::size_t j = 0; j < s.dims.size(); ++j) {
+    o << "  const int64_t D" << j << " = " << ctx.Cpp(s.graph.FindAxis(s.dims[j])->size) << ";\n";
+  }
+  o << "  af_tiling::CaseParams cases[" << s.cases.size() << "];\n";
+  for (std::size_t c = 0; c < s.cases.size(); ++c) {
+    const std::string p = "  cases[" + std::to_string(c) + "].";
+    o << p << "n_dims = " << s.dims.size() << ";\n";
+    o << p << "tile_dim = " << s.cases[c].tile_dim << ";\n";
+    for (std::size_t j = 0; j < s.dims.size(); ++j) o << p << "dims[" << j << "] = D" << j << ";\n";
+    o << p << "row_align = " << s.row_align << ";\n";
+    o << p << "n_buffers = " << s.buffers.size() << ";\n";
+    for (std::size_t b = 0; b < s.buffers.size(); ++b) {
+      o << p << "buf_esize[" << b << "] = " << s.buffers[b].esize << ";\n";
+      o << p << "buf_num[" << b << "] = " << s.buffers[b].buf_num << ";\n";
+    }
+    std::snprintf(buf, sizeof buf, "%.17g", att::IoBytesPerElem(s));
+    o << p << "io_bytes_per_elem = " << buf << ";\n";
+    std::snprintf(buf, sizeof buf, "%.17g", att::VecOpsPerElem(s));
+    o << p << "vec_ops_per_elem = " << buf << ";\n";
+  }
+  o << "  af_tiling::CaseSolution best;\n";
+  o << "  const int chosen = af_tiling::SelectCase(cases, " << s.cases.size()
+    << ", core_num, static_cast<int64_t>(ub_size), forced_case, &best);\n";
+  o << "  if (chosen < 0) return -2;\n";
+  o << "  AutofuseTilingData* t = static_cast<AutofuseTilingData*>(out);\n";
+  o << "  *t = AutofuseTilingData{};\n";
+  o << "  t->block_dim = best.block_dim;\n  t->tiling_key = static_cast<uint32_t>(chosen);\n";
+  for (std::size_t i = 0; i < ctx.symbols.size(); ++i) {
+    o << "  t->" << ctx.SymField(i) << " = s" << i << ";\n";
+  }
+  o << "  switch (chosen) {\n";
+  for (std::size_t c = 0; c < s.cases.size(); ++c) {
+    o << "    case " << c << ":\n";
+    o << "      t->" << ctx.TileField(s.cases[c]) << " = best.tile;\n";
+    o << "      t->" << ctx.BlockField(s.cases[c]) << " = best.tiles_per_block;\n";
+    o << "      break;\n";
+  }
+  o << "    default:\n      break;\n  }\n";
+  for (std::size_t b = 0; b < s.buffers.size(); ++b) {
+    o << "  t->" << s.buffers[b].Name() << "_size = static_cast<uint32_t>(best.buf_bytes[" << b
+      << "]);\n";
+  }
+  o << "  t->ub_bytes = best.ub_bytes;\n  return 0;\n}\n\n";
+  o << "extern \"C\" AF_TILING_EXPORT uint64_t af_tiling_data_size(void) { return "
+       "sizeof(AutofuseTilingData); }\n";
+  o << "extern \"C\" AF_TILING_EXPORT uint32_t af_num_symbols(void) { return " << ctx.symbols.size()
+    << "u; }\n";
+  return o.str();
+}
+
+std::string InferShapeSource(const Context& ctx) {
+  std::ostringstream o;
+  o << "// Generated by autofuse: output shapes of kernel " << ctx.kernel << " from its sizes.\n";
+  o << "#include \"" << ctx.kernel << "_tiling_data.h\"\n\n";
+  o << "extern \"C\" AF_TILING_EXPORT int af_infer_shape(const int64_t* syms, uint32_t nsyms, "
+       "uint32_t output, int64_t* dims, uint32_t max_dims) {\n";
+  o << "  if (nsyms != " << ctx.symbols.size() << "u) return -1;\n  (void)syms;\n";
+  for (std::size_t i = 0; i < ctx.symbols.size(); ++i) {
+    o << "  const int64_t s" << i << " = syms[" << i << "];\n  (void)s" << i << ";\n";
+  }
+  o << "  switch (output) {\n";
+  for (std::size_t k = static_cast<std::size_t>(ctx.num_inputs); k < ctx.params.size(); ++k) {
+    const auto& t = ctx.s.graph.nodes[ctx.params[k]].outputs.at(0);
+    // The hint graph's Output view (before axes were merged) gives the user-visible shape.
+    const int hint_node = ctx.hint.FindNode(ctx.s.graph.nodes[ctx.params[k]].name);
+    const auto& ht = hint_node >= 0 ? ctx.hint.nodes[hint_node].outputs.at(0) : t;
+    o << "    case " << (k - ctx.num_inputs) << ":\n";
+    o << "      if (max_dims < " << ht.repeats.size() << "u) return -1;\n";
+    for (std::size_t d = 0; d < ht.repeats.size(); ++d) {
+      o << "      dims[" << d << "] = " << ctx.Cpp(ht.repeats[d]) << ";\n";
+    }
+    o << "      return " << ht.repeats.size() << ";\n";
+  }
+  o << "    default:\n      return -1;\n  }\n}\n";
+  return o.str();
+}
+
+GeneratedKernel Generate(const ir::Graph& hint, const schedule::ScheduleResult& s) {
+  const Context ctx(hint, s);
+  GeneratedKernel k;
+  k.kernel_name = ctx.kernel;
+  k.symbols = ctx.symbols;
+  for (std::size_t i = 0; i < ctx.params.size(); ++i) {
+    const int h = hint.FindNode(s.graph.nodes[ctx.params[i]].name);
+    (i < static_cast<std::size_t>(ctx.num_inputs) ? k.input_nodes : k.output_nodes).push_back(h);
+  }
+  k.files.push_back({ctx.kernel + "_tiling_data.h", TilingDataHeader(ctx)});
+  k.files.push_back({ctx.kernel + "_kernel.cc", KernelSource(ctx)});
+  k.files.push_back({ctx.kernel + "_tiling.cc", TilingSource(ctx)});
+  k.files.push_back({ctx.kernel + "_infershape.cc", InferShapeSource(ctx)});
+  std::string all = "// Generated by autofuse: one translation unit for the CPU build of " +
+                    ctx.kernel + ".\n";
+  for (std::size_t f = 1; f < k.files.size(); ++f) all += "#include \"" + k.files[f].name + "\"\n";
+  k.main_file = ctx.kernel + "_all.cc";
+  k.files.push_back({k.main_file, all});
+  return k;
+}
+
+}  // namespace af::codegen

@@ -1,0 +1,45 @@
+// Shared state of one kernel's code generation (private to src/codegen).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "autofuse/codegen/codegen.h"
+#include "autofuse/schedule/schedule.h"
+
+namespace af::codegen {
+
+using sym::Expr;
+
+std::string CType(ir::DType t);  // float, half, bfloat16_t, int32_t, uint8_t (bool) ...
+// A scalar of C++ type `ty` from a numeric literal (through float for half/bfloat16_t).
+std::string ScalarOf(const std::string& ty, const std::string& literal);
+
+struct Context {
+  const ir::Graph& hint;
+  const schedule::ScheduleResult& s;
+  std::string kernel;
+  std::vector<std::string> symbols;             // original names, tiling-data order
+  std::map<std::string, Expr, std::less<>> rename;  // original -> s<i>
+  std::vector<int> params;                       // normalised node index of each GM parameter
+  int num_inputs = 0;
+  std::vector<int> last_use;                     // per node: last consumer index
+  std::map<int, int> store_output;               // store node -> Output node
+
+  Context(const ir::Graph& h, const schedule::ScheduleResult& sr);
+  std::string Cpp(const Expr& e) const;          // symbols renamed to s<i>
+  std::string ParamList() const;                 // "GM_ADDR p0, GM_ADDR p1"
+  std::string ArgList() const;                   // "p0, p1"
+  int ParamOf(int node) const;
+  std::string SymField(std::size_t i) const;     // tiling-data field of symbol i
+  std::string TileField(const schedule::ImplCase& c) const;
+  std::string BlockField(const schedule::ImplCase& c) const;
+};
+
+std::string KernelSource(const Context& ctx);
+std::string TilingDataHeader(const Context& ctx);
+std::string TilingSource(const Context& ctx);
+std::string InferShapeSource(const Context& ctx);
+
+}  // namespace af::codegen

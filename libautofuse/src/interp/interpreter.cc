@@ -1,0 +1,538 @@
+// The interpreter's driver: numbers the graph's inputs and outputs, walks the nodes in
+// topological order, evaluates views under the bindings and dispatches each node to its
+// evaluator. Node-level problems are raised as detail::EvalError and reported here with the
+// graph and node named.
+#include "autofuse/interp/interpreter.h"
+
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <memory>
+
+#include "autofuse/ir/op_registry.h"
+#include "autofuse/support/error.h"
+#include "elementwise.h"
+#include "reduce.h"
+#include "strided_counter.h"
+#include "value.h"
+
+namespace af::interp {
+namespace {
+
+using detail::EvalError;
+using detail::ShapeString;
+using detail::Value;
+using ir::OpCode;
+
+// A Data or Output node with its number.
+struct Port {
+  int node = -1;
+  std::int64_t index = 0;
+};
+
+std::string Where(const ir::Graph& g) {
+  return "graph " + (g.name.empty() ? std::string("<unnamed>") : g.name);
+}
+
+[[noreturn]] void Fail(const ir::Graph& g, const std::string& cause) {
+  throw InputError(SourceLoc{Where(g), 0, 0}, cause);
+}
+
+std::string NodeLabel(const ir::Node& n) {
+  return "node '" + n.name + "' (" + n.type + ")";
+}
+
+// The user's bindings plus the graph's CONST sizes.
+sym::Bindings AllBindings(const ir::Graph& g, const sym::Bindings& b) {
+  sym::Bindings all = b;
+  for (const auto& v : g.size_vars) {
+    if (!v.const_value) continue;
+    const auto it = all.find(v.name);
+    if (it == all.end()) {
+      all.emplace(v.name, *v.const_value);
+    } else if (it->second != *v.const_value) {
+      Fail(g, "binding " + v.name + " = " + std::to_string(it->second) +
+                  " contradicts its CONST value " + std::to_string(*v.const_value));
+    }
+  }
+  return all;
+}
+
+std::int64_t EvalExpr(const sym::Expr& e, const sym::Bindings& b, const std::string& what) {
+  try {
+    return e.Eval(b);
+  } catch (const sym::Error& err) {
+    throw EvalError(what + " '" + e.ToString() + "': " + err.what());
+  }
+}
+
+const ir::Tensor& Out0(const ir::Node& n) {
+  if (n.outputs.empty()) throw EvalError("has no output tensor");
+  return n.outputs[0];
+}
+
+std::vector<std::int64_t> EvalRepeats(const ir::Tensor& t, const sym::Bindings& b) {
+  std::vector<std::int64_t> r;
+  for (const auto& e : t.repeats) {
+    const std::int64_t v = EvalExpr(e, b, "repeat");
+    if (v < 0)
+      throw EvalError("repeat '" + e.ToString() + "' is negative (" + std::to_string(v) + ")");
+    r.push_back(v);
+  }
+  return r;
+}
+
+std::vector<std::int64_t> EvalStrides(const ir::Tensor& t, const sym::Bindings& b) {
+  if (t.strides.size() != t.repeats.size()) {
+    throw EvalError("view has " + std::to_string(t.repeats.size()) + " repeats but " +
+                    std::to_string(t.strides.size()) + " strides");
+  }
+  std::vector<std::int64_t> s;
+  for (const auto& e : t.strides)
+    s.push_back(EvalExpr(e, b, "stride"));
+  return s;
+}
+
+std::int64_t OffsetAttr(const ir::Node& n, const sym::Bindings& b) {
+  const ir::AttrValue* v = n.FindAttr("offset");
+  if (v == nullptr) return 0;
+  if (const auto* i = std::get_if<std::int64_t>(v)) return *i;
+  if (const auto* e = std::get_if<sym::Expr>(v)) return EvalExpr(*e, b, "offset");
+  throw EvalError("attribute 'offset' is neither an integer nor an expression");
+}
+
+// Checks that a strided view over `repeats` starting at `offset` stays inside [0, size) and that
+// the walk's intermediate offsets fit in int64.
+void CheckBounds(const std::vector<std::int64_t>& repeats, const std::vector<std::int64_t>& strides,
+                 std::int64_t offset, std::int64_t size, const std::string& what) {
+  for (std::int64_t r : repeats) {
+    if (r == 0) return;  // empty view: nothing is touched
+  }
+  std::int64_t lo = offset;
+  std::int64_t hi = offset;
+  std::int64_t span = 0;
+  bool overflow = false;
+  for (std::size_t k = 0; k < repeats.size(); ++k) {
+    std::int64_t ext = 0;
+    std::int64_t full = 0;
+    overflow |= __builtin_mul_overflow(repeats[k] - 1, strides[k], &ext);
+    overflow |=
+        __builtin_mul_overflow(repeats[k], strides[k] < 0 ? -strides[k] : strides[k], &full);
+    overflow |= __builtin_add_overflow(span, full, &span);
+    overflow |= __builtin_add_overflow(ext < 0 ? lo : hi, ext, ext < 0 ? &lo : &hi);
+  }
+  overflow |= __builtin_add_overflow(span, offset < 0 ? -offset : offset, &span);
+  if (overflow) throw EvalError(what + ": view addresses overflow int64");
+  if (lo < 0 || hi >= size) {
+    throw EvalError(what + " elements [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                    "] of a buffer of " + std::to_string(size) + " elements (offset " +
+                    std::to_string(offset) + ", repeats " + ShapeString(repeats) + ", strides " +
+                    ShapeString(strides) + ")");
+  }
+}
+
+// Parses a Scalar's string value into element 0.. of `v`.
+void FillScalarString(Value& v, const std::string& raw) {
+  std::size_t b = 0;
+  std::size_t e = raw.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(raw[b])) != 0)
+    ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(raw[e - 1])) != 0)
+    --e;
+  const std::string s = raw.substr(b, e - b);
+  const auto fill_int = [&](std::int64_t x) {
+    for (std::int64_t k = 0; k < v.numel(); ++k)
+      v.PutInt(k, x);
+  };
+  if (s == "true" || s == "True") return fill_int(1);
+  if (s == "false" || s == "False") return fill_int(0);
+  std::int64_t i = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
+  if (!s.empty() && ec == std::errc() && p == s.data() + s.size()) return fill_int(i);
+  char* end = nullptr;
+  errno = 0;
+  const double d = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size()) {
+    throw EvalError("value \"" + raw + "\" is not a number");
+  }
+  for (std::int64_t k = 0; k < v.numel(); ++k)
+    v.PutDouble(k, d);
+}
+
+class Run {
+ public:
+  Run(const ir::Graph& g, const sym::Bindings& b) : g_(g), b_(AllBindings(g, b)) {
+    for (const auto& n : g.nodes) {
+      if (ir::FindOp(n.type) == nullptr) {
+        Fail(g, NodeLabel(n) + ": unknown op type '" + n.type + "'");
+      }
+    }
+    inputs_ = Number("Data", OpCode::kData);
+    outputs_ = Number("Output", OpCode::kOutput);
+  }
+
+  std::vector<TensorSpec> InputSpecs() const {
+    std::vector<TensorSpec> out;
+    for (const Port& p : inputs_) {
+      const ir::Node& n = g_.nodes[static_cast<std::size_t>(p.node)];
+      Guard(n, [&] {
+        const ir::Tensor& t = Out0(n);
+        out.push_back({n.name, p.index, t.dtype, EvalRepeats(t, b_)});
+      });
+    }
+    return out;
+  }
+
+  std::vector<TensorSpec> OutputSpecs() const {
+    std::vector<TensorSpec> out;
+    for (const Port& p : outputs_) {
+      const ir::Node& n = g_.nodes[static_cast<std::size_t>(p.node)];
+      Guard(n, [&] {
+        const ir::Tensor& t = OutputView(n);
+        const ir::DType dtype = n.outputs.empty() ? t.dtype : n.outputs[0].dtype;
+        out.push_back({n.name, p.index, dtype, EvalRepeats(t, b_)});
+      });
+    }
+    return out;
+  }
+
+  std::vector<data::HostArray> Execute(const std::vector<data::HostArray>& inputs) {
+    CheckInputs(inputs);
+    const std::size_t n = g_.nodes.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const ir::Node& node = g_.nodes[i];
+      for (const auto& in : node.inputs) {
+        if (in.node < 0 || static_cast<std::size_t>(in.node) >= n ||
+            in.node == static_cast<int>(i)) {
+          Fail(g_, NodeLabel(node) + ": input refers to node " + std::to_string(in.node) +
+                       ", which is not another node of the graph");
+        }
+        if (in.output != 0) {
+          Fail(g_, NodeLabel(node) + ": reads output " + std::to_string(in.output) + " of '" +
+                       g_.nodes[static_cast<std::size_t>(in.node)].name +
+                       "'; the interpreter supports single-output producers only");
+        }
+      }
+    }
+    const std::vector<int> order = g_.TopoOrder();
+    if (order.size() != n) Fail(g_, "the graph has a cycle");
+
+    remaining_.assign(n, 0);
+    for (const auto& node : g_.nodes) {
+      for (const auto& in : node.inputs)
+        ++remaining_[static_cast<std::size_t>(in.node)];
+    }
+    values_.assign(n, nullptr);
+    data_of_.assign(n, nullptr);
+    for (const Port& p : inputs_) {
+      data_of_[static_cast<std::size_t>(p.node)] = &inputs[static_cast<std::size_t>(p.index)];
+    }
+    results_.assign(outputs_.size(), data::HostArray{});
+    output_slot_.assign(n, -1);
+    for (const Port& p : outputs_)
+      output_slot_[static_cast<std::size_t>(p.node)] = p.index;
+
+    for (int idx : order) {
+      const ir::Node& node = g_.nodes[static_cast<std::size_t>(idx)];
+      Guard(node, [&] { Step(idx, node); });
+      for (const auto& in : node.inputs) {
+        if (--remaining_[static_cast<std::size_t>(in.node)] == 0) {
+          values_[static_cast<std::size_t>(in.node)].reset();
+        }
+      }
+    }
+    return std::move(results_);
+  }
+
+ private:
+  // Runs `f`, turning node-level errors into InputErrors that name the node.
+  template <typename F>
+  void Guard(const ir::Node& n, F&& f) const {
+    try {
+      f();
+    } catch (const EvalError& e) {
+      Fail(g_, NodeLabel(n) + ": " + e.what());
+    } catch (const sym::Error& e) {
+      Fail(g_, NodeLabel(n) + ": " + e.what());
+    } catch (const std::invalid_argument& e) {
+      Fail(g_, NodeLabel(n) + ": " + e.what());
+    } catch (const std::out_of_range& e) {
+      Fail(g_, NodeLabel(n) + ": " + e.what());
+    }
+  }
+
+  std::vector<Port> Number(const std::string& what, OpCode code) const {
+    std::vector<Port> ports;
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      const ir::Node& n = g_.nodes[i];
+      if (ir::FindOp(n.type)->code != code) continue;
+      Port p{static_cast<int>(i), static_cast<std::int64_t>(ports.size())};
+      if (n.FindAttr("index") != nullptr) {
+        const auto v = n.IntAttr("index");
+        if (!v) Fail(g_, NodeLabel(n) + ": attribute 'index' is not an integer");
+        p.index = *v;
+      }
+      ports.push_back(p);
+    }
+    std::vector<Port> sorted(ports.size());
+    std::vector<bool> seen(ports.size(), false);
+    for (const Port& p : ports) {
+      const ir::Node& n = g_.nodes[static_cast<std::size_t>(p.node)];
+      if (p.index < 0 || static_cast<std::size_t>(p.index) >= ports.size()) {
+        Fail(g_, NodeLabel(n) + ": index " + std::to_string(p.index) + " is outside 0.." +
+                     std::to_string(ports.size() - 1) + " (the graph has " +
+                     std::to_string(ports.size()) + " " + what + " nodes)");
+      }
+      if (seen[static_cast<std::size_t>(p.index)]) {
+        Fail(g_, NodeLabel(n) + ": another " + what + " node has index " + std::to_string(p.index));
+      }
+      seen[static_cast<std::size_t>(p.index)] = true;
+      sorted[static_cast<std::size_t>(p.index)] = p;
+    }
+    return sorted;
+  }
+
+  // The view that defines an Output's array: its own, or its Store's when its own is empty.
+  const ir::Tensor& OutputView(const ir::Node& n) const {
+    const ir::Tensor* producer = nullptr;
+    if (n.inputs.size() == 1 && n.inputs[0].node >= 0 &&
+        static_cast<std::size_t>(n.inputs[0].node) < g_.nodes.size()) {
+      const ir::Node& p = g_.nodes[static_cast<std::size_t>(n.inputs[0].node)];
+      if (!p.outputs.empty()) producer = &p.outputs[0];
+    }
+    if (!n.outputs.empty() &&
+        (!n.outputs[0].repeats.empty() || producer == nullptr || producer->repeats.empty())) {
+      return n.outputs[0];
+    }
+    if (producer == nullptr) throw EvalError("has no output view and no producer with one");
+    return *producer;
+  }
+
+  void CheckInputs(const std::vector<data::HostArray>& inputs) const {
+    const std::vector<TensorSpec> specs = InputSpecs();
+    if (inputs.size() != specs.size()) {
+      Fail(g_, "expects " + std::to_string(specs.size()) + " input arrays, got " +
+                   std::to_string(inputs.size()));
+    }
+    for (const TensorSpec& s : specs) {
+      const data::HostArray& a = inputs[static_cast<std::size_t>(s.index)];
+      const std::string want = std::string(ir::DTypeName(s.dtype)) + " " + ShapeString(s.shape);
+      const std::string got = std::string(ir::DTypeName(a.dtype)) + " " + ShapeString(a.shape);
+      if (a.dtype != s.dtype || a.shape != s.shape) {
+        Fail(g_, "input " + std::to_string(s.index) + " (Data '" + s.name + "'): expected " + want +
+                     ", got " + got);
+      }
+      std::int64_t n = 0;
+      try {
+        n = a.numel();
+      } catch (const std::invalid_argument& e) {
+        Fail(g_, "input " + std::to_string(s.index) + ": " + e.what());
+      }
+      if (static_cast<std::int64_t>(a.bytes.size()) != n * a.itemsize()) {
+        Fail(g_, "input " + std::to_string(s.index) + " (Data '" + s.name + "') holds " +
+                     std::to_string(a.bytes.size()) + " bytes, but " + got + " needs " +
+                     std::to_string(n * a.itemsize()));
+      }
+    }
+  }
+
+  const Value& In(const ir::Node& n, std::size_t slot) const {
+    const int p = n.inputs[slot].node;
+    const auto& v = values_[static_cast<std::size_t>(p)];
+    if (v == nullptr) {
+      const ir::Node& prod = g_.nodes[static_cast<std::size_t>(p)];
+      throw EvalError("input " + std::to_string(slot) + " reads " + NodeLabel(prod) +
+                      ", which has no value here (graph inputs are read through Load)");
+    }
+    return *v;
+  }
+
+  void Step(int idx, const ir::Node& n) {
+    const ir::OpDef& def = *ir::FindOp(n.type);
+    if (!def.dynamic_inputs && n.inputs.size() != def.inputs.size()) {
+      throw EvalError("has " + std::to_string(n.inputs.size()) + " inputs, the op takes " +
+                      std::to_string(def.inputs.size()));
+    }
+    auto& slot = values_[static_cast<std::size_t>(idx)];
+    switch (def.code) {
+      case OpCode::kData:
+        return;
+      case OpCode::kScalar:
+        slot = std::make_shared<Value>(Scalar(n));
+        return;
+      case OpCode::kLoad:
+        slot = std::make_shared<Value>(Load(n));
+        return;
+      case OpCode::kStore:
+        slot = std::make_shared<Value>(StoreValue(n));
+        return;
+      case OpCode::kOutput:
+        results_[static_cast<std::size_t>(output_slot_[static_cast<std::size_t>(idx)])] = Output(n);
+        return;
+      case OpCode::kWorkspace:
+      case OpCode::kTranspose:
+      case OpCode::kConcat:
+      case OpCode::kSplit:
+      case OpCode::kGather:
+        throw EvalError("op " + n.type + " is not supported by the interpreter yet");
+      default:
+        break;
+    }
+    const ir::Tensor& t = Out0(n);
+    const std::vector<std::int64_t> shape = EvalRepeats(t, b_);
+    std::vector<const Value*> ins;
+    for (std::size_t s = 0; s < n.inputs.size(); ++s)
+      ins.push_back(&In(n, s));
+    if (def.compute == ir::ComputeType::kReduce) {
+      const std::vector<std::int64_t> strides = EvalStrides(t, b_);
+      const Value& x = *ins[0];
+      if (x.shape.size() != shape.size()) {
+        throw EvalError("input shape " + ShapeString(x.shape) + " and output shape " +
+                        ShapeString(shape) + " differ in rank (reductions keep dims)");
+      }
+      std::vector<bool> reduced(shape.size(), false);
+      for (std::size_t k = 0; k < shape.size(); ++k) {
+        reduced[k] = shape[k] == 1 && strides[k] == 0 && x.shape[k] != 1;
+        if (!reduced[k] && shape[k] != x.shape[k]) {
+          throw EvalError("dim " + std::to_string(k) + ": input repeat " +
+                          std::to_string(x.shape[k]) + ", output repeat " +
+                          std::to_string(shape[k]) +
+                          " (a reduced dim needs output repeat 1 and stride 0)");
+        }
+      }
+      slot = std::make_shared<Value>(detail::EvalReduce(def.code, x, reduced, t.dtype, shape));
+      return;
+    }
+    slot = std::make_shared<Value>(detail::EvalElementwise(def.code, ins, t.dtype, shape));
+  }
+
+  Value Scalar(const ir::Node& n) const {
+    const ir::Tensor& t = Out0(n);
+    Value v = detail::MakeValue(t.dtype, EvalRepeats(t, b_));
+    const ir::AttrValue* a = n.FindAttr("value");
+    if (a == nullptr) throw EvalError("has no 'value' attribute");
+    if (const auto* s = std::get_if<std::string>(a)) {
+      FillScalarString(v, *s);
+    } else if (const auto* d = std::get_if<double>(a)) {
+      for (std::int64_t k = 0; k < v.numel(); ++k)
+        v.PutDouble(k, *d);
+    } else {
+      std::int64_t x = 0;
+      if (const auto* i = std::get_if<std::int64_t>(a)) {
+        x = *i;
+      } else if (const auto* bo = std::get_if<bool>(a)) {
+        x = *bo ? 1 : 0;
+      } else if (const auto* e = std::get_if<sym::Expr>(a)) {
+        x = EvalExpr(*e, b_, "value");
+      } else {
+        throw EvalError("attribute 'value' is an integer list, not a scalar");
+      }
+      for (std::int64_t k = 0; k < v.numel(); ++k)
+        v.PutInt(k, x);
+    }
+    return v;
+  }
+
+  Value Load(const ir::Node& n) const {
+    const int p = n.inputs[0].node;
+    const data::HostArray* buf = data_of_[static_cast<std::size_t>(p)];
+    if (buf == nullptr) {
+      throw EvalError("reads " + NodeLabel(g_.nodes[static_cast<std::size_t>(p)]) +
+                      "; the interpreter loads only from Data nodes");
+    }
+    const ir::Tensor& t = Out0(n);
+    const std::vector<std::int64_t> shape = EvalRepeats(t, b_);
+    const std::vector<std::int64_t> strides = EvalStrides(t, b_);
+    const std::int64_t offset = OffsetAttr(n, b_);
+    CheckBounds(shape, strides, offset, buf->numel(),
+                "reads Data '" + g_.nodes[static_cast<std::size_t>(p)].name + "'");
+    Value v = detail::MakeValue(t.dtype, shape);
+    const bool src_float = ir::IsFloat(buf->dtype);
+    detail::StridedCounter<1> c(shape, {&strides}, {offset});
+    for (std::int64_t k = 0; k < v.numel(); ++k) {
+      const std::int64_t o = c.offsets()[0];
+      if (src_float) {
+        v.PutDouble(k, buf->GetAsDouble(o));
+      } else {
+        v.PutInt(k, buf->GetAsInt(o));
+      }
+      c.Next();
+    }
+    return v;
+  }
+
+  // A Store's value: its input in the Store's shape and dtype.
+  Value StoreValue(const ir::Node& n) const {
+    const ir::Tensor& t = Out0(n);
+    const std::vector<std::int64_t> shape = EvalRepeats(t, b_);
+    EvalStrides(t, b_);  // checked here so errors name the Store
+    const Value& x = In(n, 0);
+    if (x.shape == shape && x.dtype == t.dtype) return x;
+    if (x.shape.size() != shape.size() && !x.shape.empty()) {
+      throw EvalError("stores a value of shape " + ShapeString(x.shape) + " through a view of " +
+                      ShapeString(shape));
+    }
+    return detail::EvalElementwise(OpCode::kCast, {&x}, t.dtype, shape);
+  }
+
+  data::HostArray Output(const ir::Node& n) const {
+    const ir::Tensor& view = OutputView(n);
+    const ir::DType dtype = n.outputs.empty() ? view.dtype : n.outputs[0].dtype;
+    const std::vector<std::int64_t> out_shape = EvalRepeats(view, b_);
+    data::HostArray out = data::Zeros(dtype, out_shape);
+    const Value& v = In(n, 0);
+    const ir::Node& prod = g_.nodes[static_cast<std::size_t>(n.inputs[0].node)];
+    std::vector<std::int64_t> strides;
+    std::int64_t offset = 0;
+    if (ir::FindOp(prod.type)->code == OpCode::kStore) {
+      strides = EvalStrides(Out0(prod), b_);
+      offset = OffsetAttr(prod, b_);
+      CheckBounds(v.shape, strides, offset, out.numel(), "Store '" + prod.name + "' writes");
+    } else {
+      if (v.shape != out_shape) {
+        throw EvalError("receives a value of shape " + ShapeString(v.shape) +
+                        " for an output of shape " + ShapeString(out_shape));
+      }
+      strides = detail::DenseStrides(out_shape);
+    }
+    detail::StridedCounter<1> c(v.shape, {&strides}, {offset});
+    for (std::int64_t k = 0; k < v.numel(); ++k) {
+      const std::int64_t o = c.offsets()[0];
+      if (v.is_float) {
+        out.SetFromDouble(o, v.f[static_cast<std::size_t>(k)]);
+      } else {
+        out.SetFromInt(o, v.i[static_cast<std::size_t>(k)]);
+      }
+      c.Next();
+    }
+    return out;
+  }
+
+  const ir::Graph& g_;
+  sym::Bindings b_;
+  std::vector<Port> inputs_;
+  std::vector<Port> outputs_;
+  std::vector<std::shared_ptr<const Value>> values_;
+  std::vector<const data::HostArray*> data_of_;
+  std::vector<int> remaining_;
+  std::vector<data::HostArray> results_;
+  std::vector<std::int64_t> output_slot_;
+};
+
+}  // namespace
+
+std::vector<TensorSpec> InputShapes(const ir::Graph& g, const sym::Bindings& b) {
+  return Run(g, b).InputSpecs();
+}
+
+std::vector<TensorSpec> OutputShapes(const ir::Graph& g, const sym::Bindings& b) {
+  return Run(g, b).OutputSpecs();
+}
+
+std::vector<data::HostArray> Interpret(const ir::Graph& g, const sym::Bindings& b,
+                                       const std::vector<data::HostArray>& inputs) {
+  return Run(g, b).Execute(inputs);
+}
+
+}  // namespace af::interp

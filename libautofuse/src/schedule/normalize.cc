@@ -1,0 +1,332 @@
+// Normalisation of a hint graph before scheduling, in this order: validate, drop dangling nodes,
+// compute fp16/bf16 in fp32 (casts after loads and before stores), make implicit broadcasts
+// explicit, merge axes contiguous in every tensor, drop size-1 axes, renumber axes.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "autofuse/ir/axis_algebra.h"
+#include "autofuse/ir/op_registry.h"
+#include "autofuse/ir/validate.h"
+#include "autofuse/schedule/schedule.h"
+
+namespace af::schedule {
+namespace {
+
+using ir::DType;
+using ir::Graph;
+using ir::Node;
+using sym::Expr;
+
+bool IsHalf(DType t) { return t == DType::kFloat16 || t == DType::kBFloat16; }
+
+ir::ComputeType ComputeOf(const Node& n) {
+  const ir::OpDef* op = ir::FindOp(n.type);
+  return op != nullptr ? op->compute : ir::ComputeType::kBuffer;
+}
+
+// Rebuilds `g` keeping only nodes with keep[i], in order, remapping inputs.
+Graph Filter(const Graph& g, const std::vector<bool>& keep) {
+  Graph out = g;
+  out.nodes.clear();
+  std::vector<int> remap(g.nodes.size(), -1);
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    if (!keep[i]) continue;
+    remap[i] = static_cast<int>(out.nodes.size());
+    out.nodes.push_back(g.nodes[i]);
+  }
+  for (auto& n : out.nodes) {
+    for (auto& in : n.inputs) in.node = remap[in.node];
+  }
+  return out;
+}
+
+Graph DropDangling(const Graph& g, std::vector<Decision>* d) {
+  std::vector<bool> keep(g.nodes.size(), false);
+  std::vector<int> stack;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].type == "Output") stack.push_back(static_cast<int>(i));
+  }
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    if (keep[i]) continue;
+    keep[i] = true;
+    for (const auto& in : g.nodes[i].inputs) stack.push_back(in.node);
+  }
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    if (!keep[i] && g.nodes[i].type != "Data") {
+      d->push_back({"normalize", "DROP_DANGLING",
+                    "node '" + g.nodes[i].name + "' reaches no Output; dropped"});
+    }
+  }
+  // Data nodes stay even when unused: they are kernel parameters.
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].type == "Data") keep[i] = true;
+  }
+  return Filter(g, keep);
+}
+
+// Inserts `n` right after node `after` and returns its index; inputs of later nodes are shifted.
+int InsertAfter(Graph& g, int after, Node n) {
+  const int at = after + 1;
+  for (auto& m : g.nodes) {
+    for (auto& in : m.inputs) {
+      if (in.node >= at) ++in.node;
+    }
+  }
+  for (auto& in : n.inputs) {
+    if (in.node >= at) ++in.node;
+  }
+  g.nodes.insert(g.nodes.begin() + at, std::move(n));
+  return at;
+}
+
+std::string UniqueName(const Graph& g, const std::string& base) {
+  std::string name = base;
+  for (int k = 1; g.FindNode(name) != -1; ++k) name = base + "_" + std::to_string(k);
+  return name;
+}
+
+Node MakeLike(const Node& like, const std::string& name, const std::string& type, int input,
+              DType dtype) {
+  Node n;
+  n.name = name;
+  n.type = type;
+  n.inputs = {{input, 0}};
+  n.sched = like.sched;
+  n.outputs = {like.outputs.at(0)};
+  n.outputs[0].dtype = dtype;
+  n.outputs[0].mem = {};
+  n.outputs[0].que = {};
+  n.outputs[0].buf = {};
+  n.outputs[0].opt = {};
+  return n;
+}
+
+// fp16/bf16 compute in fp32: upcast compute nodes, then cast on every edge whose dtypes differ.
+void Upcast(Graph& g, std::vector<Decision>* d) {
+  std::vector<bool> upcast(g.nodes.size(), false);
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    Node& n = g.nodes[i];
+    const auto ct = ComputeOf(n);
+    const bool compute = (ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast) &&
+                         n.type != "Cast";
+    if ((compute || n.type == "Scalar") && !n.outputs.empty() && IsHalf(n.outputs[0].dtype)) {
+      d->push_back({"normalize", "UPCAST_FP32",
+                    "node '" + n.name + "' computes in fp32 instead of " +
+                        std::string(ir::DTypeName(n.outputs[0].dtype))});
+      n.outputs[0].dtype = DType::kFloat32;
+      upcast[i] = true;
+    }
+  }
+  std::map<std::pair<int, DType>, int> casts;
+  for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
+    const Node& n = g.nodes[i];
+    const auto ct = ComputeOf(n);
+    std::optional<DType> want;
+    std::size_t first = 0;
+    if (n.type == "Store") {
+      want = n.outputs.at(0).dtype;
+    } else if ((ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast) &&
+               n.type != "Cast") {
+      const ir::OpDef* op = ir::FindOp(n.type);
+      if (op->out_rule == ir::DTypeRule::kBool) continue;  // comparisons keep their inputs
+      want = n.outputs.at(0).dtype;
+      if (n.type == "Where" || n.type == "Select") first = 1;
+    }
+    if (!want) continue;
+    for (std::size_t s = first; s < g.nodes[i].inputs.size(); ++s) {
+      const ir::InputRef in = g.nodes[i].inputs[s];
+      const DType have = g.nodes[in.node].outputs.at(in.output).dtype;
+      if (have == *want) continue;
+      if (!(IsHalf(have) || IsHalf(*want))) continue;  // only the precision casts we introduced
+      const auto key = std::make_pair(in.node, *want);
+      auto it = casts.find(key);
+      if (it == casts.end()) {
+        const Node& src = g.nodes[in.node];
+        Node c = MakeLike(src, UniqueName(g, src.name + "_to_" +
+                                                 std::string(ir::DTypeName(*want))),
+                          "Cast", in.node, *want);
+        if (c.sched.axis.empty()) c.sched = g.nodes[i].sched;
+        const int at = InsertAfter(g, in.node, std::move(c));
+        // Indices at or after `at` shifted: fix the cache and our position.
+        std::map<std::pair<int, DType>, int> shifted;
+        for (const auto& [k, v] : casts) {
+          shifted[{k.first >= at ? k.first + 1 : k.first, k.second}] = v >= at ? v + 1 : v;
+        }
+        casts = std::move(shifted);
+        if (i >= at) ++i;
+        casts[key] = at;
+        it = casts.find(key);
+      }
+      g.nodes[i].inputs[s] = {it->second, 0};
+    }
+  }
+}
+
+// Elementwise inputs whose view repeats 1 where the output does not get an explicit Broadcast.
+void ExplicitBroadcasts(Graph& g, std::vector<Decision>* d) {
+  for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
+    if (ComputeOf(g.nodes[i]) != ir::ComputeType::kElewise) continue;
+    for (std::size_t s = 0; s < g.nodes[i].inputs.size(); ++s) {
+      const ir::InputRef in = g.nodes[i].inputs[s];
+      const ir::Tensor& src = g.nodes[in.node].outputs.at(in.output);
+      const ir::Tensor& out = g.nodes[i].outputs.at(0);
+      if (src.axis.empty() || src.repeats == out.repeats) continue;
+      Node b = MakeLike(g.nodes[i], UniqueName(g, g.nodes[in.node].name + "_brc"), "Broadcast",
+                        in.node, src.dtype);
+      d->push_back({"normalize", "EXPLICIT_BROADCAST",
+                    "input " + std::to_string(s) + " of '" + g.nodes[i].name +
+                        "' is broadcast: inserted '" + b.name + "'"});
+      const int at = InsertAfter(g, in.node, std::move(b));
+      if (i >= at) ++i;
+      g.nodes[i].inputs[s] = {at, 0};
+    }
+  }
+}
+
+bool IsComputeNode(const Node& n) { return ComputeOf(n) != ir::ComputeType::kBuffer; }
+
+// Axes referenced anywhere; the rest are removed and the survivors renumbered 0.. in loop order.
+void CompactAxes(Graph& g, const std::vector<std::int64_t>& order) {
+  std::map<std::int64_t, std::int64_t> remap;
+  std::vector<ir::Axis> axes;
+  for (auto id : order) {
+    ir::Axis a = *g.FindAxis(id);
+    remap[id] = static_cast<std::int64_t>(axes.size());
+    a.id = remap[id];
+    a.type = ir::AxisType::kOriginal;
+    a.from.clear();
+    a.split_pair_other_id = -1;
+    axes.push_back(a);
+  }
+  auto map_list = [&](std::vector<std::int64_t>& v) {
+    for (auto& id : v) id = remap.at(id);
+  };
+  for (auto& n : g.nodes) {
+    map_list(n.sched.axis);
+    if (n.sched.loop_axis != -1) {
+      n.sched.loop_axis = remap.count(n.sched.loop_axis) ? remap[n.sched.loop_axis] : -1;
+    }
+    for (auto& t : n.outputs) {
+      map_list(t.axis);
+      t.vectorized_axis.clear();
+      t.vectorized_strides.clear();
+    }
+  }
+  g.axes = std::move(axes);
+}
+
+}  // namespace
+
+Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<Decision>* d) {
+  const auto diags = ir::Validate(hint);
+  if (ir::HasErrors(diags)) {
+    throw ScheduleError("INVALID_GRAPH", "graph '" + hint.name + "' is invalid:\n" +
+                                             ir::FormatDiagnostics(diags));
+  }
+  Graph g = DropDangling(hint, d);
+  const auto order = g.TopoOrder();
+  {
+    std::vector<bool> all(g.nodes.size(), true);
+    Graph sorted = g;
+    sorted.nodes.clear();
+    std::vector<int> remap(g.nodes.size());
+    for (std::size_t k = 0; k < order.size(); ++k) remap[order[k]] = static_cast<int>(k);
+    for (int i : order) sorted.nodes.push_back(g.nodes[i]);
+    for (auto& n : sorted.nodes) {
+      for (auto& in : n.inputs) in.node = remap[in.node];
+    }
+    g = std::move(sorted);
+  }
+
+  // One loop nest for all compute nodes (the elementwise/broadcast subset).
+  std::vector<std::int64_t> nest;
+  for (const auto& n : g.nodes) {
+    if (!IsComputeNode(n)) continue;
+    const ir::OpDef* op = ir::FindOp(n.type);
+    if (op->compute != ir::ComputeType::kElewise && op->compute != ir::ComputeType::kBroadcast &&
+        op->compute != ir::ComputeType::kLoad && op->compute != ir::ComputeType::kStore) {
+      throw ScheduleError("UNSUPPORTED_COMPUTE_TYPE",
+                          "node '" + n.name + "' (" + n.type + ") is a " +
+                              std::string(ir::ComputeTypeName(op->compute)) +
+                              " op; this schedule handles elementwise and broadcast graphs");
+    }
+    if (nest.empty()) nest = n.sched.axis;
+    if (n.sched.axis != nest) {
+      throw ScheduleError("MIXED_LOOP_NESTS", "node '" + n.name +
+                                                  "' has a different loop nest from the others");
+    }
+  }
+  if (nest.empty()) {
+    for (const auto& a : g.axes) nest.push_back(a.id);
+  }
+  if (nest.empty()) throw ScheduleError("NO_AXES", "graph '" + g.name + "' has no loop axes");
+  for (auto& n : g.nodes) {
+    if (IsComputeNode(n)) continue;
+    n.sched.axis.clear();  // buffers do not loop
+    n.sched.loop_axis = -1;
+  }
+  // Every compute tensor must cover the loop nest (scalars excepted).
+  for (const auto& n : g.nodes) {
+    for (const auto& t : n.outputs) {
+      if (!t.axis.empty() && t.axis != nest) {
+        throw ScheduleError("VIEW_AXES_DIFFER",
+                            "node '" + n.name + "' has a view whose axes differ from the loop nest");
+      }
+    }
+  }
+
+  if (options.upcast_half) Upcast(g, d);
+  ExplicitBroadcasts(g, d);
+
+  // Merge adjacent axes contiguous in every tensor.
+  for (std::size_t i = 0; i + 1 < nest.size();) {
+    std::string why;
+    const auto merged = ir::MergeAxes(g, {nest[i], nest[i + 1]}, &why);
+    if (merged) {
+      d->push_back({"normalize", "MERGE_CONTIGUOUS",
+                    "merged axes " + g.FindAxis(nest[i])->name + " and " +
+                        g.FindAxis(nest[i + 1])->name + " (contiguous in every tensor)"});
+      nest[i] = *merged;
+      nest.erase(nest.begin() + static_cast<long>(i) + 1);
+    } else {
+      d->push_back({"normalize", "KEEP_AXES_APART",
+                    g.FindAxis(nest[i])->name + " and " + g.FindAxis(nest[i + 1])->name +
+                        " stay separate: " + why});
+      ++i;
+    }
+  }
+  // Drop axes of size 1 (keep at least one loop axis).
+  for (std::size_t i = 0; i < nest.size() && nest.size() > 1;) {
+    const ir::Axis* a = g.FindAxis(nest[i]);
+    if (sym::ProveEq(a->size, Expr(1)) != sym::Tri::kTrue) {
+      ++i;
+      continue;
+    }
+    d->push_back({"normalize", "DROP_SIZE1_AXIS", "axis " + a->name + " has size 1; dropped"});
+    const auto id = nest[i];
+    for (auto& n : g.nodes) {
+      auto& s = n.sched.axis;
+      s.erase(std::remove(s.begin(), s.end(), id), s.end());
+      if (n.sched.loop_axis == id) n.sched.loop_axis = s.empty() ? -1 : s.back();
+      for (auto& t : n.outputs) {
+        const auto it = std::find(t.axis.begin(), t.axis.end(), id);
+        if (it == t.axis.end()) continue;
+        const auto p = it - t.axis.begin();
+        t.axis.erase(it);
+        t.repeats.erase(t.repeats.begin() + p);
+        t.strides.erase(t.strides.begin() + p);
+      }
+    }
+    nest.erase(nest.begin() + static_cast<long>(i));
+  }
+  CompactAxes(g, nest);
+  for (auto& n : g.nodes) {
+    if (IsComputeNode(n) && !n.sched.axis.empty()) n.sched.loop_axis = n.sched.axis.back();
+  }
+  return g;
+}
+
+}  // namespace af::schedule

@@ -1,0 +1,182 @@
+// afc compile / run / tile: thin wrappers over af::pipeline.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "autofuse/pipeline/pipeline.h"
+#include "autofuse/support/error.h"
+#include "commands.h"
+
+namespace af::cli {
+namespace {
+
+using nlohmann::json;
+
+pipeline::Options MakeOptions(const CommonOptions& c, bool build) {
+  pipeline::Options o;
+  o.soc = c.soc;
+  (void)hw::GetProfile(o.soc);  // unknown --soc: exit 2 before any work
+  if (const char* env = std::getenv("AUTOFUSE_FLAGS"); env != nullptr) {
+    pipeline::ParseFlags(env, &o.flags);
+  }
+  if (const char* env = std::getenv("AUTOFUSE_DFX_FLAGS"); env != nullptr) {
+    pipeline::ParseFlags(env, &o.flags);
+  }
+  pipeline::ParseFlags(c.flags, &o.flags);
+  pipeline::ParseBindings(c.bind, &o.bindings);
+  o.build = build;
+  return o;
+}
+
+// A kernel a stage refused: exit 2 with the reason code.
+int ReportRefused(const pipeline::CompileResult& r) {
+  int code = 0;
+  for (const auto& k : r.kernels) {
+    if (k.error.empty()) continue;
+    std::cerr << "afc: " << k.origin << ": kernel '" << k.hint.name << "' not compiled ["
+              << k.error_code << "]: " << k.error << "\n";
+    code = 2;
+  }
+  return code;
+}
+
+json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
+  const auto& t = *k.tiling;
+  const auto& c = k.schedule.cases[t.chosen];
+  json tiles;
+  tiles[c.tile_var] = t.solution.tile;
+  tiles[c.block_var] = t.solution.tiles_per_block;
+  json cases = json::array();
+  for (const auto& cr : t.cases) {
+    cases.push_back({{"name", cr.name},
+                     {"feasible", cr.feasible},
+                     {"tile", cr.solution.tile},
+                     {"block_dim", cr.solution.block_dim},
+                     {"ub_bytes", cr.solution.ub_bytes},
+                     {"cycles", cr.solution.cost}});
+  }
+  // Per-pipe figures of the first model: data movement and vector work per core.
+  const auto& p = att::CaseParamsFor(k.schedule, t.chosen, att::DimValues(k.schedule, o.bindings));
+  const double elems = static_cast<double>(af_tiling::BufferElems(p, t.solution.tile)) *
+                       static_cast<double>(t.solution.tiles_per_block);
+  return {{"kernel", k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name},
+          {"template", c.name},
+          {"tiling_key", t.chosen},
+          {"block_dim", t.solution.block_dim},
+          {"tiles", tiles},
+          {"ub_bytes", t.solution.ub_bytes},
+          {"pipes",
+           {{"MTE2", elems * p.io_bytes_per_elem / 32.0},
+            {"MTE3", 0.0},
+            {"VEC", elems * p.vec_ops_per_elem * 4.0 / 256.0},
+            {"SCALAR", 0.0}}},
+          {"cycles", t.solution.cost},
+          {"solve_ns", t.solve_ns},
+          {"cases", cases}};
+}
+
+}  // namespace
+
+int RunCompile(const CompileOptions& opts) {
+  const auto o = MakeOptions(opts.common, true);
+  const auto r = pipeline::Compile(opts.common.input, o);
+  pipeline::WriteOutputs(r, o, opts.out, opts.force);
+  if (opts.common.json) {
+    json j;
+    if (opts.timings) {
+      json t;
+      for (const auto& s : r.timings) t[s.stage] = s.ms;
+      j["timings_ms"] = t;
+    }
+    json ks = json::array();
+    for (const auto& k : r.kernels) {
+      ks.push_back({{"name", k.code.kernel_name},
+                    {"graph", k.hint.name},
+                    {"cases", k.schedule.cases.size()},
+                    {"error_code", k.error_code}});
+    }
+    j["kernels"] = ks;
+    j["out"] = opts.out;
+    j["report"] = opts.out + "/report.json";
+    std::cout << j.dump(2) << "\n";
+  } else {
+    for (const auto& k : r.kernels) {
+      if (!k.error.empty()) continue;
+      std::cout << "kernel " << k.code.kernel_name << " (" << k.schedule.cases.size()
+                << " tiling cases) -> " << opts.out << "/" << k.code.kernel_name << "/\n";
+    }
+    if (opts.timings) {
+      for (const auto& s : r.timings) std::printf("  %-9s %8.2f ms\n", s.stage.c_str(), s.ms);
+    }
+    std::cout << "report: " << opts.out << "/report.json\n";
+  }
+  return ReportRefused(r);
+}
+
+int RunRun(const RunCmdOptions& opts) {
+  const auto o = MakeOptions(opts.common, true);
+  const auto r = pipeline::Compile(opts.common.input, o);
+  if (const int rc = ReportRefused(r); rc != 0) return rc;
+  bool all_ok = true;
+  std::string summary;
+  for (const auto& k : r.kernels) {
+    pipeline::RunOptions ro;
+    ro.inputs_dir = opts.inputs;
+    ro.expect_dir = opts.expect;
+    ro.seed = opts.seed;
+    if (opts.atol >= 0) ro.atol = opts.atol;
+    if (opts.rtol >= 0) ro.rtol = opts.rtol;
+    const auto res = pipeline::Run(k, o, ro);
+    std::cout << "kernel " << k.code.kernel_name << ": case " << res.tiling_key << " ("
+              << k.schedule.cases[res.tiling_key].name << "), block_dim " << res.block_dim
+              << ", MTE2 " << res.mte2_bytes << " B, MTE3 " << res.mte3_bytes << " B, "
+              << res.vec_repeats << " vector repeats, UB peak " << res.ub_peak_bytes << " B\n";
+    for (const auto& c : res.outputs) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "%s%s max_abs=%.3g max_rel=%.3g (atol=%.3g rtol=%.3g)",
+                    summary.empty() ? "" : "; ", c.name.c_str(), c.max_abs, c.max_rel, c.atol,
+                    c.rtol);
+      summary += buf;
+      if (!c.ok) std::cout << "  " << c.name << ": " << c.message << "\n";
+    }
+    all_ok = all_ok && res.ok;
+  }
+  std::cout << (all_ok ? "PASS " : "FAIL ") << summary << "\n";
+  return all_ok ? 0 : 1;
+}
+
+int RunTile(const TileOptions& opts) {
+  if (opts.solver != "default") {
+    throw InputError({}, "--solver " + opts.solver +
+                             ": only the default (UB-first) solver exists in this version");
+  }
+  const auto o = MakeOptions(opts.common, false);
+  const auto r = pipeline::Compile(opts.common.input, o);
+  if (const int rc = ReportRefused(r); rc != 0) return rc;
+  json out = json::array();
+  for (const auto& k : r.kernels) {
+    if (!k.tiling) {
+      std::string missing;
+      for (const auto& s : att::KernelSymbols(k.schedule)) {
+        if (o.bindings.find(s) == o.bindings.end()) missing += (missing.empty() ? "" : ",") + s;
+      }
+      throw InputError({opts.common.input, 0, 0}, "unbound size symbols: " + missing +
+                                                      " (pass --bind)");
+    }
+    out.push_back(TileJson(k, o));
+  }
+  const json j = out.size() == 1 ? out[0] : out;
+  if (opts.common.json) {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    for (const auto& t : out) {
+      std::cout << t["kernel"].get<std::string>() << ": " << t["template"].get<std::string>()
+                << ", block_dim " << t["block_dim"] << ", UB " << t["ub_bytes"] << " B, tiles "
+                << t["tiles"].dump() << ", modeled " << t["cycles"] << " cycles\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace af::cli
