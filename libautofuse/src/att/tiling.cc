@@ -127,6 +127,12 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
     r.feasible = r.solution.ok;
     d.cases.push_back(r);
   }
+  if (d.chosen < 0 && forced_case >= 0) {
+    throw InputError({}, "forced tiling case " + std::to_string(forced_case) + " (" +
+                             s.cases[forced_case].name + ") does not fit the " +
+                             std::to_string(profile.ub_bytes) + "-byte UB of " + profile.name +
+                             ": one tile of it is larger than the UB");
+  }
   if (d.chosen < 0) {
     throw InputError({}, "no tiling case fits the " + std::to_string(profile.ub_bytes) +
                              "-byte UB of " + profile.name +

@@ -27,8 +27,10 @@ std::string SafeIdent(const std::string& s) {
 std::string SafeComment(const std::string& s) {
   std::string out;
   for (unsigned char c : s) {
-    const bool ok = c >= 0x20 && c < 0x7f && c != '\\' && c != '*' && c != '/' && c != '"' &&
-                    c != '\'' && c != '?';
+    // Letters, digits and a few harmless marks only: no comment terminators, preprocessor
+    // characters, quotes, backslashes or control characters can pass.
+    const bool ok = std::isalnum(c) != 0 || c == '_' || c == ' ' || c == '.' || c == ':' ||
+                    c == ',' || c == '(' || c == ')' || c == '=' || c == '+' || c == '-';
     out += ok ? static_cast<char>(c) : '_';
   }
   if (out.size() > 80) out = out.substr(0, 77) + "...";

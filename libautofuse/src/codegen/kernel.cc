@@ -245,15 +245,15 @@ class KernelWriter {
     Line("const int64_t gap_gm = (pitch_gm - len) * static_cast<int64_t>(sizeof(" + ty + "));");
     Line("if (gap_gm >= 0 && rows > 0) {");
     ++in_;
-    Line("for (int64_t r0 = 0; r0 < rows; r0 += 4095) {");
+    Line("for (int64_t rc = 0; rc < rows; rc += 4095) {");
     ++in_;
-    Line("const int64_t n = af_min(rows - r0, 4095);");
+    Line("const int64_t n = af_min(rows - rc, 4095);");
     Line("DataCopyExtParams prm(static_cast<uint16_t>(n), static_cast<uint32_t>(len * "
          "static_cast<int64_t>(sizeof(" + ty + "))), static_cast<uint32_t>(" +
          std::string(to_ub ? "gap_gm" : "gap_ub") + "), static_cast<uint32_t>(" +
          std::string(to_ub ? "gap_ub" : "gap_gm") + "), 0);");
-    const std::string gidx = gm + "[static_cast<uint64_t>(" + gm_off + " + r0 * pitch_gm)]";
-    const std::string uidx = ub + "[static_cast<uint32_t>(" + ub_off + " + r0 * pitch_ub)]";
+    const std::string gidx = gm + "[static_cast<uint64_t>(" + gm_off + " + rc * pitch_gm)]";
+    const std::string uidx = ub + "[static_cast<uint32_t>(" + ub_off + " + rc * pitch_ub)]";
     if (to_ub) {
       Line("DataCopyPad(" + uidx + ", " + gidx + ", prm, DataCopyPadExtParams<" + ty +
            ">(false, 0, 0, " + ty + "(0)));");
@@ -265,7 +265,7 @@ class KernelWriter {
     --in_;
     Line("} else {");
     ++in_;
-    Line("for (int64_t r0 = 0; r0 < rows; ++r0) {");
+    Line("for (int64_t rc = 0; rc < rows; ++rc) {");
     ++in_;
     Line("DataCopyExtParams prm(1, static_cast<uint32_t>(len * static_cast<int64_t>(sizeof(" + ty +
          "))), 0, 0, 0);");
