@@ -10,6 +10,8 @@
 //   reorder AXIS AXIS...      ReorderAxes
 //   proto                     write AscGraphDef text, read it back, dump
 //   validate                  print the diagnostics ("ok" when there are none)
+//   normalize                 the schedule's normalisation (casts, broadcasts, merged axes)
+//   schedule                  the whole schedule: buffers, tiling cases and impl graphs
 // Several RUN lines apply in order.
 #include <gtest/gtest.h>
 
@@ -19,6 +21,7 @@
 #include "autofuse/ir/proto_io.h"
 #include "autofuse/ir/text.h"
 #include "autofuse/ir/validate.h"
+#include "autofuse/schedule/schedule.h"
 #include "filecheck.h"
 #include "fixtures.h"
 
@@ -45,7 +48,8 @@ std::string RunStages(ir::Graph g, const std::vector<std::vector<std::string>>& 
   for (const auto& r : runs) {
     const std::string& stage = r.at(0);
     std::vector<std::int64_t> ids;
-    if (stage != "dump" && stage != "proto" && stage != "validate") {
+    if (stage != "dump" && stage != "proto" && stage != "validate" && stage != "normalize" &&
+        stage != "schedule") {
       for (std::size_t i = 1; i < r.size(); ++i)
         ids.push_back(AxisByName(g, r[i]));
     }
@@ -64,6 +68,15 @@ std::string RunStages(ir::Graph g, const std::vector<std::vector<std::string>>& 
     } else if (stage == "validate") {
       const auto d = ir::Validate(g);
       out += d.empty() ? "ok\n" : ir::FormatDiagnostics(d);
+      dump = false;
+    } else if (stage == "normalize") {
+      std::vector<schedule::Decision> d;
+      g = schedule::Normalize(g, {}, &d);
+      for (const auto& x : d) out += "decision " + x.code + ": " + x.message + "\n";
+    } else if (stage == "schedule") {
+      const auto s = schedule::Schedule(g, hw::GetProfile("ascend910b"));
+      for (const auto& x : s.decisions) out += "decision " + x.code + ": " + x.message + "\n";
+      out += schedule::DumpSchedule(s);
       dump = false;
     } else {
       throw std::runtime_error("golden: unknown stage " + stage);

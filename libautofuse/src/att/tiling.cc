@@ -41,9 +41,13 @@ std::vector<std::string> KernelSymbols(const ScheduleResult& s) {
 }
 
 double IoBytesPerElem(const ScheduleResult& s) {
+  return MovedBytesPerElem(s, "Load") + MovedBytesPerElem(s, "Store");
+}
+
+double MovedBytesPerElem(const ScheduleResult& s, const std::string& op) {
   double bytes = 0;
   for (const auto& n : s.graph.nodes) {
-    if (n.type != "Load" && n.type != "Store") continue;
+    if (n.type != op) continue;
     const auto& t = n.outputs.at(0);
     const bool broadcast = std::any_of(t.repeats.begin(), t.repeats.end(),
                                        [](const sym::Expr& e) { return e == sym::Expr(1); });

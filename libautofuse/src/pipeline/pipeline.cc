@@ -69,24 +69,6 @@ bool AllBound(const std::vector<std::string>& symbols, const sym::Bindings& b) {
   return true;
 }
 
-std::string ScheduleDump(const schedule::ScheduleResult& s) {
-  std::ostringstream o;
-  o << ir::DumpText(s.graph);
-  o << "Buffers:\n";
-  for (const auto& b : s.buffers) {
-    o << "  " << b.Name() << " : " << schedule::BufKindName(b.kind) << " x" << b.buf_num
-      << ", " << b.esize << "-byte elements, holds {";
-    for (std::size_t i = 0; i < b.nodes.size(); ++i) {
-      o << (i ? ", " : "") << s.graph.nodes[b.nodes[i]].name;
-    }
-    o << "}\n";
-  }
-  o << "Cases:\n";
-  for (const auto& c : s.cases) o << "  " << c.name << " : tile " << c.tile_var << "\n";
-  for (const auto& c : s.cases) o << "\n" << ir::DumpText(c.graph);
-  return o.str();
-}
-
 }  // namespace
 
 void ParseFlags(const std::string& text, std::map<std::string, std::string>* flags) {
@@ -158,7 +140,7 @@ CompileResult Compile(const std::string& input_path, const Options& options) {
       k.schedule = schedule::Schedule(k.hint, profile);
       t1 = Clock::now();
       schedule_ms += Ms(t0, t1);
-      Dump(options, "schedule", ScheduleDump(k.schedule));
+      Dump(options, "schedule", schedule::DumpSchedule(k.schedule));
 
       // ---- tiling (static when every size is bound)
       t0 = Clock::now();
@@ -314,7 +296,7 @@ void WriteOutputs(const CompileResult& r, const Options& options, const std::str
     const fs::path kd = fs::path(dir) / k.code.kernel_name;
     fs::create_directories(kd, ec);
     for (const auto& f : k.code.files) write(kd / f.name, f.text);
-    write(kd / "schedule.txt", ScheduleDump(k.schedule));
+    write(kd / "schedule.txt", schedule::DumpSchedule(k.schedule));
   }
   write(fs::path(dir) / "report.json", ReportJson(r, options));
 }

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
+
+#include "autofuse/ir/text.h"
 
 #include "autofuse/ir/axis_algebra.h"
 #include "autofuse/ir/op_registry.h"
@@ -262,6 +265,25 @@ std::string_view BufKindName(BufKind k) {
 }
 
 std::string Buffer::Name() const { return (kind == BufKind::kTBuf ? "b" : "q") + std::to_string(id); }
+
+std::string DumpSchedule(const ScheduleResult& s) {
+  std::ostringstream o;
+  o << ir::DumpText(s.graph);
+  o << "Buffers:\n";
+  for (const auto& b : s.buffers) {
+    o << "  " << b.Name() << " : " << BufKindName(b.kind) << " x" << b.buf_num
+      << ", " << b.esize << "-byte elements, holds {";
+    for (std::size_t i = 0; i < b.nodes.size(); ++i) {
+      o << (i ? ", " : "") << s.graph.nodes[b.nodes[i]].name;
+    }
+    o << "}\n";
+  }
+  o << "Cases:\n";
+  for (const auto& c : s.cases) o << "  " << c.name << " : tile " << c.tile_var << "\n";
+  for (const auto& c : s.cases) o << "\n" << ir::DumpText(c.graph);
+  return o.str();
+}
+
 
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
                         const ScheduleOptions& options) {

@@ -21,6 +21,9 @@ std::vector<std::string> KernelSymbols(const schedule::ScheduleResult& s);
 
 // Per-element cost model inputs of a schedule (constants of the kernel).
 double IoBytesPerElem(const schedule::ScheduleResult& s);
+// GM bytes per element moved by the nodes of one op type ("Load": MTE2, "Store": MTE3);
+// broadcast operands (a repeat of 1) count as free.
+double MovedBytesPerElem(const schedule::ScheduleResult& s, const std::string& op);
 double VecOpsPerElem(const schedule::ScheduleResult& s);
 
 af_tiling::CaseParams CaseParamsFor(const schedule::ScheduleResult& s, int case_index,

@@ -79,6 +79,9 @@ struct ScheduleOptions {
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
                         const ScheduleOptions& options = {});
 
+// Readable dump: the normalised graph, the buffers, the case list, then every impl graph.
+std::string DumpSchedule(const ScheduleResult& s);
+
 // The normalisation alone (for golden tests): dangling nodes dropped, fp16/bf16 compute moved to
 // fp32 with casts, implicit broadcasts made explicit, contiguous axes merged, size-1 axes dropped.
 ir::Graph Normalize(const ir::Graph& hint, const ScheduleOptions& options,
