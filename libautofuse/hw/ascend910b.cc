@@ -1,6 +1,5 @@
 // Hardware profiles. Numbers are facts from public sources, cited per value.
 #include "autofuse/hw/profile.h"
-
 #include "autofuse/support/error.h"
 
 namespace af::hw {
@@ -16,10 +15,10 @@ std::vector<Profile> MakeProfiles() {
   a2.vector_cores = 48;
   // UB 192 KB per AIV (anchors.md Part D); e2e tests use ub_size=192*1024 (reference §5.3).
   a2.ub_bytes = 192 * 1024;
-  a2.ub_align = 32;               // UB alignment 32 B (reference §5.3 constants table)
-  a2.vector_repeat_bytes = 256;   // 128 fp16 lanes = 256 B per repeat (anchors.md Part D)
-  a2.gm_align = 512;              // DataCopy wants 512 B GM alignment (anchors.md Part D)
-  a2.max_queues = 4;              // PlatformV1 max concurrent VECIN/VECOUT queues (reference §4.2)
+  a2.ub_align = 32;              // UB alignment 32 B (reference §5.3 constants table)
+  a2.vector_repeat_bytes = 256;  // 128 fp16 lanes = 256 B per repeat (anchors.md Part D)
+  a2.gm_align = 512;             // DataCopy wants 512 B GM alignment (anchors.md Part D)
+  a2.max_queues = 4;             // PlatformV1 max concurrent VECIN/VECOUT queues (reference §4.2)
   a2.sources = {"shared/reference/anchors.md Part D (Atlas A2 physical limits)",
                 "shared/reference/autofuse-reference.md §4.2, §5.3, §6.4"};
   p.push_back(a2);
@@ -56,13 +55,15 @@ const Profile& GetProfile(std::string_view name) {
     if (p.name == name) return p;
   }
   std::string known;
-  for (const auto& p : All()) known += (known.empty() ? "" : ", ") + p.name;
+  for (const auto& p : All())
+    known += (known.empty() ? "" : ", ") + p.name;
   throw InputError({}, "unknown --soc '" + std::string(name) + "' (known: " + known + ")");
 }
 
 std::vector<std::string> ProfileNames() {
   std::vector<std::string> n;
-  for (const auto& p : All()) n.push_back(p.name);
+  for (const auto& p : All())
+    n.push_back(p.name);
   return n;
 }
 

@@ -72,10 +72,12 @@ std::string RunStages(ir::Graph g, const std::vector<std::vector<std::string>>& 
     } else if (stage == "normalize") {
       std::vector<schedule::Decision> d;
       g = schedule::Normalize(g, {}, &d);
-      for (const auto& x : d) out += "decision " + x.code + ": " + x.message + "\n";
+      for (const auto& x : d)
+        out += "decision " + x.code + ": " + x.message + "\n";
     } else if (stage == "schedule") {
       const auto s = schedule::Schedule(g, hw::GetProfile("ascend910b"));
-      for (const auto& x : s.decisions) out += "decision " + x.code + ": " + x.message + "\n";
+      for (const auto& x : s.decisions)
+        out += "decision " + x.code + ": " + x.message + "\n";
       out += schedule::DumpSchedule(s);
       dump = false;
     } else {

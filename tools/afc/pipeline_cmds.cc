@@ -86,7 +86,8 @@ int RunCompile(const CompileOptions& opts) {
     json j;
     if (opts.timings) {
       json t;
-      for (const auto& s : r.timings) t[s.stage] = s.ms;
+      for (const auto& s : r.timings)
+        t[s.stage] = s.ms;
       j["timings_ms"] = t;
     }
     json ks = json::array();
@@ -107,7 +108,8 @@ int RunCompile(const CompileOptions& opts) {
                 << " tiling cases) -> " << opts.out << "/" << k.code.kernel_name << "/\n";
     }
     if (opts.timings) {
-      for (const auto& s : r.timings) std::printf("  %-9s %8.2f ms\n", s.stage.c_str(), s.ms);
+      for (const auto& s : r.timings)
+        std::printf("  %-9s %8.2f ms\n", s.stage.c_str(), s.ms);
     }
     std::cout << "report: " << opts.out << "/report.json\n";
   }
@@ -161,8 +163,8 @@ int RunTile(const TileOptions& opts) {
       for (const auto& s : att::KernelSymbols(k.schedule)) {
         if (o.bindings.find(s) == o.bindings.end()) missing += (missing.empty() ? "" : ",") + s;
       }
-      throw InputError({opts.common.input, 0, 0}, "unbound size symbols: " + missing +
-                                                      " (pass --bind)");
+      throw InputError({opts.common.input, 0, 0},
+                       "unbound size symbols: " + missing + " (pass --bind)");
     }
     out.push_back(TileJson(k, o));
   }

@@ -15,20 +15,24 @@ using schedule::ScheduleResult;
 std::vector<std::string> KernelSymbols(const ScheduleResult& s) {
   std::set<std::string> used;
   for (const auto& a : s.graph.axes) {
-    for (const auto& v : a.size.FreeSymbols()) used.insert(v);
+    for (const auto& v : a.size.FreeSymbols())
+      used.insert(v);
   }
   for (const auto& n : s.graph.nodes) {
     for (const auto& t : n.outputs) {
       for (const auto& e : t.repeats) {
-        for (const auto& v : e.FreeSymbols()) used.insert(v);
+        for (const auto& v : e.FreeSymbols())
+          used.insert(v);
       }
       for (const auto& e : t.strides) {
-        for (const auto& v : e.FreeSymbols()) used.insert(v);
+        for (const auto& v : e.FreeSymbols())
+          used.insert(v);
       }
     }
     if (const auto* off = n.FindAttr("offset")) {
       if (const auto* e = std::get_if<sym::Expr>(off)) {
-        for (const auto& v : e->FreeSymbols()) used.insert(v);
+        for (const auto& v : e->FreeSymbols())
+          used.insert(v);
       }
     }
   }
@@ -60,8 +64,8 @@ double VecOpsPerElem(const ScheduleResult& s) {
   double ops = 0;
   for (const auto& n : s.graph.nodes) {
     const ir::OpDef* op = ir::FindOp(n.type);
-    if (op != nullptr && (op->compute == ir::ComputeType::kElewise ||
-                          op->compute == ir::ComputeType::kBroadcast)) {
+    if (op != nullptr &&
+        (op->compute == ir::ComputeType::kElewise || op->compute == ir::ComputeType::kBroadcast)) {
       ops += 1;
     }
   }
@@ -93,7 +97,8 @@ std::vector<std::int64_t> DimValues(const ScheduleResult& s, const sym::Bindings
     const ir::Axis* a = s.graph.FindAxis(id);
     try {
       const std::int64_t x = a->size.Eval(b);
-      if (x < 0) throw InputError({}, "axis " + a->name + " has negative size " + std::to_string(x));
+      if (x < 0)
+        throw InputError({}, "axis " + a->name + " has negative size " + std::to_string(x));
       v.push_back(x);
     } catch (const sym::Error& e) {
       throw InputError({}, "cannot evaluate the size of axis " + a->name + " (" +
@@ -120,8 +125,9 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
   }
   TilingDecision d;
   const auto t0 = std::chrono::steady_clock::now();
-  d.chosen = af_tiling::SelectCase(params.data(), static_cast<int>(params.size()),
-                                   profile.vector_cores, profile.ub_bytes, forced_case, &d.solution);
+  d.chosen =
+      af_tiling::SelectCase(params.data(), static_cast<int>(params.size()), profile.vector_cores,
+                            profile.ub_bytes, forced_case, &d.solution);
   const auto t1 = std::chrono::steady_clock::now();
   d.solve_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
   for (std::size_t c = 0; c < s.cases.size(); ++c) {
@@ -154,7 +160,8 @@ sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
     elems = sym::Align(tile, sym::Expr(s.row_align));
   } else {
     elems = tile;
-    for (int j = c.tile_dim + 1; j < last; ++j) elems = elems * s.graph.FindAxis(s.dims[j])->size;
+    for (int j = c.tile_dim + 1; j < last; ++j)
+      elems = elems * s.graph.FindAxis(s.dims[j])->size;
     elems = elems * sym::Align(s.graph.FindAxis(s.dims[last])->size, sym::Expr(s.row_align));
   }
   sym::Expr total(0);

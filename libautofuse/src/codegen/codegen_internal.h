@@ -20,19 +20,19 @@ struct Context {
   const ir::Graph& hint;
   const schedule::ScheduleResult& s;
   std::string kernel;
-  std::vector<std::string> symbols;             // original names, tiling-data order
+  std::vector<std::string> symbols;                 // original names, tiling-data order
   std::map<std::string, Expr, std::less<>> rename;  // original -> s<i>
-  std::vector<int> params;                       // normalised node index of each GM parameter
+  std::vector<int> params;                          // normalised node index of each GM parameter
   int num_inputs = 0;
-  std::vector<int> last_use;                     // per node: last consumer index
-  std::map<int, int> store_output;               // store node -> Output node
+  std::vector<int> last_use;        // per node: last consumer index
+  std::map<int, int> store_output;  // store node -> Output node
 
   Context(const ir::Graph& h, const schedule::ScheduleResult& sr);
-  std::string Cpp(const Expr& e) const;          // symbols renamed to s<i>
-  std::string ParamList() const;                 // "GM_ADDR p0, GM_ADDR p1"
-  std::string ArgList() const;                   // "p0, p1"
+  std::string Cpp(const Expr& e) const;  // symbols renamed to s<i>
+  std::string ParamList() const;         // "GM_ADDR p0, GM_ADDR p1"
+  std::string ArgList() const;           // "p0, p1"
   int ParamOf(int node) const;
-  std::string SymField(std::size_t i) const;     // tiling-data field of symbol i
+  std::string SymField(std::size_t i) const;  // tiling-data field of symbol i
   std::string TileField(const schedule::ImplCase& c) const;
   std::string BlockField(const schedule::ImplCase& c) const;
 };

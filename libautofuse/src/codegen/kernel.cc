@@ -27,7 +27,7 @@ const std::map<std::string, std::string>& UnaryApis() {
 
 const std::map<std::string, std::string>& BinaryApis() {
   static const std::map<std::string, std::string> m = {
-      {"Add", "Add"}, {"Sub", "Sub"},     {"Mul", "Mul"},     {"Div", "Div"},
+      {"Add", "Add"},     {"Sub", "Sub"},     {"Mul", "Mul"},     {"Div", "Div"},
       {"TrueDiv", "Div"}, {"Maximum", "Max"}, {"Minimum", "Min"}, {"Pow", "Power"}};
   return m;
 }
@@ -52,7 +52,8 @@ std::string NumberLiteral(const Node& n) {
     char* end = nullptr;
     d = std::strtod(t.c_str(), &end);
     if (end == t.c_str() || *end != '\0') {
-      throw CodegenError("BAD_SCALAR", "scalar '" + SafeComment(n.name) + "' value is not a number");
+      throw CodegenError("BAD_SCALAR",
+                         "scalar '" + SafeComment(n.name) + "' value is not a number");
     }
   } else if (const auto* i = std::get_if<std::int64_t>(v)) {
     return std::to_string(*i) + "LL";
@@ -74,7 +75,10 @@ std::string NumberLiteral(const Node& n) {
 class KernelWriter {
  public:
   KernelWriter(const Context& ctx, int case_index)
-      : ctx_(ctx), s_(ctx.s), c_(ctx.s.cases.at(case_index)), k_(c_.tile_dim),
+      : ctx_(ctx),
+        s_(ctx.s),
+        c_(ctx.s.cases.at(case_index)),
+        k_(c_.tile_dim),
         n_dims_(static_cast<int>(ctx.s.dims.size())) {}
 
   std::string Write(const std::string& fn_name) {
@@ -89,14 +93,15 @@ class KernelWriter {
       Line("const int64_t s" + std::to_string(i) + " = t->" + ctx_.SymField(i) + ";");
     }
     for (int j = 0; j < n_dims_; ++j) {
-      Line("const int64_t D" + std::to_string(j) + " = " +
-           ctx_.Cpp(g.FindAxis(s_.dims[j])->size) + ";");
+      Line("const int64_t D" + std::to_string(j) + " = " + ctx_.Cpp(g.FindAxis(s_.dims[j])->size) +
+           ";");
     }
     Line("const int64_t tile = t->" + ctx_.TileField(c_) + ";");
     Line("const int64_t tiles_per_block = t->" + ctx_.BlockField(c_) + ";");
     Line("const int64_t T = af_ceildiv(D" + std::to_string(k_) + ", tile);");
     std::string outer = "T";
-    for (int j = 0; j < k_; ++j) outer = "D" + std::to_string(j) + " * " + outer;
+    for (int j = 0; j < k_; ++j)
+      outer = "D" + std::to_string(j) + " * " + outer;
     Line("const int64_t outer = " + outer + ";");
     Line("const int64_t blk = static_cast<int64_t>(GetBlockIdx());");
     Line("if (blk >= static_cast<int64_t>(t->block_dim)) return;");
@@ -107,7 +112,8 @@ class KernelWriter {
       const std::string ty = CType(n.outputs.at(0).dtype);
       const int param = ctx_.ParamOf(static_cast<int>(i));
       Expr numel(1);
-      for (const auto& r : n.outputs.at(0).repeats) numel = numel * r;
+      for (const auto& r : n.outputs.at(0).repeats)
+        numel = numel * r;
       Line("GlobalTensor<" + ty + "> g" + std::to_string(i) + ";");
       Line("g" + std::to_string(i) + ".SetGlobalBuffer(reinterpret_cast<__gm__ " + ty + "*>(p" +
            std::to_string(param) + "), static_cast<uint64_t>(" + ctx_.Cpp(numel) + "));");
@@ -144,7 +150,8 @@ class KernelWriter {
     Line("const int64_t a" + std::to_string(k_) + " = (iT == T - 1) ? D" + std::to_string(k_) +
          " - iT * tile : tile;");
     Line("const int64_t i" + std::to_string(k_) + " = iT * tile;");
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) EmitNode(static_cast<int>(i));
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+      EmitNode(static_cast<int>(i));
     --in_;
     Line("}");
     in_ = 0;
@@ -153,7 +160,9 @@ class KernelWriter {
   }
 
  private:
-  void Line(const std::string& s) { o_ << std::string(static_cast<std::size_t>(in_) * 2, ' ') << s << "\n"; }
+  void Line(const std::string& s) {
+    o_ << std::string(static_cast<std::size_t>(in_) * 2, ' ') << s << "\n";
+  }
 
   // Extent expression of vectorised dim j (>= k) of a tensor: its actual size or 1 (broadcast).
   std::string Ext(const ir::Tensor& t, int j, bool max_tile) const {
@@ -183,7 +192,8 @@ class KernelWriter {
   std::string FullCount() const {
     ir::Tensor full;
     full.axis = s_.dims;
-    for (int j = 0; j < n_dims_; ++j) full.repeats.push_back(Expr(2));  // any non-1 marker
+    for (int j = 0; j < n_dims_; ++j)
+      full.repeats.push_back(Expr(2));  // any non-1 marker
     full.strides.assign(static_cast<std::size_t>(n_dims_), Expr(0));
     return Count(full);
   }
@@ -200,7 +210,8 @@ class KernelWriter {
     }
     for (int j = 0; j <= k_; ++j) {
       if (t.repeats.at(static_cast<std::size_t>(j)) == Expr(1)) continue;  // broadcast: coord 0
-      s += " + i" + std::to_string(j) + " * (" + ctx_.Cpp(t.strides.at(static_cast<std::size_t>(j))) + ")";
+      s += " + i" + std::to_string(j) + " * (" +
+           ctx_.Cpp(t.strides.at(static_cast<std::size_t>(j))) + ")";
     }
     return s;
   }
@@ -232,8 +243,9 @@ class KernelWriter {
     if (row_dim >= k_) {
       Line("const int64_t rows = " + Ext(t, row_dim, false) + ";");
       Line("const int64_t pitch_gm = " +
-           (Ext(t, row_dim, false) == "1" ? std::string("len")
-                                          : ctx_.Cpp(t.strides.at(static_cast<std::size_t>(row_dim)))) +
+           (Ext(t, row_dim, false) == "1"
+                ? std::string("len")
+                : ctx_.Cpp(t.strides.at(static_cast<std::size_t>(row_dim)))) +
            ";");
     } else {
       Line("const int64_t rows = 1;");
@@ -248,10 +260,11 @@ class KernelWriter {
     Line("for (int64_t rc = 0; rc < rows; rc += 4095) {");
     ++in_;
     Line("const int64_t n = af_min(rows - rc, 4095);");
-    Line("DataCopyExtParams prm(static_cast<uint16_t>(n), static_cast<uint32_t>(len * "
-         "static_cast<int64_t>(sizeof(" + ty + "))), static_cast<uint32_t>(" +
-         std::string(to_ub ? "gap_gm" : "gap_ub") + "), static_cast<uint32_t>(" +
-         std::string(to_ub ? "gap_ub" : "gap_gm") + "), 0);");
+    Line(
+        "DataCopyExtParams prm(static_cast<uint16_t>(n), static_cast<uint32_t>(len * "
+        "static_cast<int64_t>(sizeof(" +
+        ty + "))), static_cast<uint32_t>(" + std::string(to_ub ? "gap_gm" : "gap_ub") +
+        "), static_cast<uint32_t>(" + std::string(to_ub ? "gap_ub" : "gap_gm") + "), 0);");
     const std::string gidx = gm + "[static_cast<uint64_t>(" + gm_off + " + rc * pitch_gm)]";
     const std::string uidx = ub + "[static_cast<uint32_t>(" + ub_off + " + rc * pitch_ub)]";
     if (to_ub) {
@@ -294,7 +307,8 @@ class KernelWriter {
     if (buf.kind == BufKind::kTBuf) {
       Line("LocalTensor<" + ty + "> " + Var(i) + " = " + buf.Name() + ".Get<" + ty + ">();");
     } else {
-      Line("LocalTensor<" + ty + "> " + Var(i) + " = " + buf.Name() + ".AllocTensor<" + ty + ">();");
+      Line("LocalTensor<" + ty + "> " + Var(i) + " = " + buf.Name() + ".AllocTensor<" + ty +
+           ">();");
     }
   }
 
@@ -380,14 +394,16 @@ class KernelWriter {
       if (from == t.dtype) {
         Line("DataCopy(" + Var(i) + ", " + in(0) + ", static_cast<uint32_t>(" + Count(t) + "));");
       } else {
-        Line("Cast(" + Var(i) + ", " + in(0) + ", " + RoundModeFor(from, t.dtype) + ", " + cnt + ");");
+        Line("Cast(" + Var(i) + ", " + in(0) + ", " + RoundModeFor(from, t.dtype) + ", " + cnt +
+             ");");
       }
     } else if (n.type == "Neg") {
       Line("Muls(" + Var(i) + ", " + in(0) + ", " + ScalarOf(ty, "-1") + ", " + cnt + ");");
     } else if (UnaryApis().count(n.type) != 0) {
       Line(UnaryApis().at(n.type) + "(" + Var(i) + ", " + in(0) + ", " + cnt + ");");
     } else if (BinaryApis().count(n.type) != 0) {
-      Line(BinaryApis().at(n.type) + "(" + Var(i) + ", " + in(0) + ", " + in(1) + ", " + cnt + ");");
+      Line(BinaryApis().at(n.type) + "(" + Var(i) + ", " + in(0) + ", " + in(1) + ", " + cnt +
+           ");");
     } else {
       throw CodegenError("UNSUPPORTED_OP", "codegen has no AscendC lowering for op " +
                                                SafeComment(n.type) + " (node '" +

@@ -13,8 +13,8 @@
 #include <google/protobuf/util/json_util.h>
 
 #include <chrono>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -95,7 +95,8 @@ void ParseBindings(const std::string& text, sym::Bindings* b) {
     item = Trim(item);
     if (item.empty()) continue;
     const auto eq = item.find('=');
-    if (eq == std::string::npos) throw InputError({}, "--bind entry '" + item + "' is not name=value");
+    if (eq == std::string::npos)
+      throw InputError({}, "--bind entry '" + item + "' is not name=value");
     const std::string name = Trim(item.substr(0, eq));
     const std::string value = Trim(item.substr(eq + 1));
     try {
@@ -155,13 +156,15 @@ CompileResult Compile(const std::string& input_path, const Options& options) {
       k.code = codegen::Generate(k.hint, k.schedule);
       t1 = Clock::now();
       codegen_ms += Ms(t0, t1);
-      for (const auto& f : k.code.files) Dump(options, "codegen", "// ---- " + f.name + "\n" + f.text);
+      for (const auto& f : k.code.files)
+        Dump(options, "codegen", "// ---- " + f.name + "\n" + f.text);
 
       // ---- compile
       if (options.build) {
         t0 = Clock::now();
         std::vector<toolchain::SourceFile> src;
-        for (const auto& f : k.code.files) src.push_back({f.name, f.text});
+        for (const auto& f : k.code.files)
+          src.push_back({f.name, f.text});
         k.library = toolchain::CompileKernel(src, k.code.main_file, options.compile);
         t1 = Clock::now();
         compile_ms += Ms(t0, t1);
@@ -186,7 +189,8 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
   out->set_tool_version(AF_VERSION_STRING);
   out->set_input(r.input);
   out->set_soc(options.soc);
-  for (const auto& [k, v] : options.flags) (*out->mutable_flags())[k] = v;
+  for (const auto& [k, v] : options.flags)
+    (*out->mutable_flags())[k] = v;
   for (const auto& t : r.timings) {
     auto* st = out->add_timings();
     st->set_stage(t.stage);
@@ -201,7 +205,8 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
     kr->set_error(k.error);
     if (!k.error.empty() && k.schedule.cases.empty()) continue;
     kr->set_normalized_graph_text(ir::DumpText(k.schedule.graph));
-    for (const auto& s : att::KernelSymbols(k.schedule)) kr->add_symbols(s);
+    for (const auto& s : att::KernelSymbols(k.schedule))
+      kr->add_symbols(s);
     for (const auto& d : k.schedule.decisions) {
       auto* dr = kr->add_decisions();
       dr->set_stage(d.stage);
@@ -214,7 +219,8 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
       br->set_kind(std::string(schedule::BufKindName(b.kind)));
       br->set_buf_num(b.buf_num);
       br->set_esize(b.esize);
-      for (int n : b.nodes) br->add_tensors(k.schedule.graph.nodes[n].name);
+      for (int n : b.nodes)
+        br->add_tensors(k.schedule.graph.nodes[n].name);
     }
     for (std::size_t c = 0; c < k.schedule.cases.size(); ++c) {
       const auto& ic = k.schedule.cases[c];
@@ -238,7 +244,8 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
     }
     if (k.tiling) {
       auto* tr = kr->mutable_tiling();
-      for (const auto& [n, v] : options.bindings) (*tr->mutable_bindings())[n] = v;
+      for (const auto& [n, v] : options.bindings)
+        (*tr->mutable_bindings())[n] = v;
       tr->set_soc(profile.name);
       tr->set_cores(profile.vector_cores);
       tr->set_ub_capacity(profile.ub_bytes);
@@ -249,7 +256,8 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
       tr->set_modeled_cycles(k.tiling->solution.cost);
       tr->set_solve_ns(k.tiling->solve_ns);
     }
-    for (const auto& f : k.code.files) kr->add_source_files(kr->name() + "/" + f.name);
+    for (const auto& f : k.code.files)
+      kr->add_source_files(kr->name() + "/" + f.name);
   }
 }
 
@@ -275,8 +283,9 @@ void WriteOutputs(const CompileResult& r, const Options& options, const std::str
   if (fs::is_directory(dir, ec) && !fs::is_empty(dir, ec) && !overwrite) {
     // Only our own previous outputs may be replaced silently.
     if (!fs::exists(fs::path(dir) / "report.json")) {
-      throw InputError({dir, 0, 0}, "is a non-empty directory without a report.json; not writing "
-                                    "into it (use --force)");
+      throw InputError({dir, 0, 0},
+                       "is a non-empty directory without a report.json; not writing "
+                       "into it (use --force)");
     }
   }
   fs::create_directories(dir, ec);
@@ -295,7 +304,8 @@ void WriteOutputs(const CompileResult& r, const Options& options, const std::str
     if (k.code.files.empty()) continue;
     const fs::path kd = fs::path(dir) / k.code.kernel_name;
     fs::create_directories(kd, ec);
-    for (const auto& f : k.code.files) write(kd / f.name, f.text);
+    for (const auto& f : k.code.files)
+      write(kd / f.name, f.text);
     write(kd / "schedule.txt", schedule::DumpSchedule(k.schedule));
   }
   write(fs::path(dir) / "report.json", ReportJson(r, options));
@@ -318,11 +328,12 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   if (inputs.empty()) {
     for (const auto& spec : in_specs) {
       if (!run.inputs_dir.empty()) {
-        const auto p = std::filesystem::path(run.inputs_dir) / ("in" + std::to_string(spec.index) + ".npy");
+        const auto p =
+            std::filesystem::path(run.inputs_dir) / ("in" + std::to_string(spec.index) + ".npy");
         inputs.push_back(data::ReadNpy(p.string(), spec.dtype));
       } else {
-        inputs.push_back(data::RandomArray(spec.dtype, spec.shape, run.seed * 7919 + spec.index,
-                                           -2.0, 2.0));
+        inputs.push_back(
+            data::RandomArray(spec.dtype, spec.shape, run.seed * 7919 + spec.index, -2.0, 2.0));
       }
     }
   }
@@ -345,14 +356,16 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   using SizeFn = std::uint64_t (*)();
   auto* tiling_fn = reinterpret_cast<TilingFn>(k.library->Symbol("af_compute_tiling"));
   auto* size_fn = reinterpret_cast<SizeFn>(k.library->Symbol("af_tiling_data_size"));
-  if (tiling_fn == nullptr || size_fn == nullptr) throw std::runtime_error("kernel has no af_compute_tiling");
+  if (tiling_fn == nullptr || size_fn == nullptr)
+    throw std::runtime_error("kernel has no af_compute_tiling");
   std::vector<std::int64_t> syms;
-  for (const auto& s : symbols) syms.push_back(options.bindings.at(s));
+  for (const auto& s : symbols)
+    syms.push_back(options.bindings.at(s));
   std::vector<std::uint8_t> tiling(size_fn(), 0);
   const int forced = ForcedCase(options);
-  const int rc = tiling_fn(syms.data(), static_cast<std::uint32_t>(syms.size()),
-                           profile.vector_cores, static_cast<std::uint64_t>(profile.ub_bytes),
-                           forced, tiling.data(), tiling.size());
+  const int rc =
+      tiling_fn(syms.data(), static_cast<std::uint32_t>(syms.size()), profile.vector_cores,
+                static_cast<std::uint64_t>(profile.ub_bytes), forced, tiling.data(), tiling.size());
   if (rc != 0) {
     throw InputError({}, "the tiling function found no tiling (code " + std::to_string(rc) + ")");
   }
@@ -372,7 +385,8 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   // ---- outputs and launch
   const auto out_specs = interp::OutputShapes(k.hint, options.bindings);
   std::vector<data::HostArray> outputs;
-  for (const auto& spec : out_specs) outputs.push_back(data::Zeros(spec.dtype, spec.shape));
+  for (const auto& spec : out_specs)
+    outputs.push_back(data::Zeros(spec.dtype, spec.shape));
   std::vector<std::uint8_t*> ptrs;
   std::vector<std::uint64_t> sizes;
   for (auto& a : inputs) {
@@ -395,8 +409,8 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   args.kernel_name = k.code.kernel_name.c_str();
   const int status = k.library->Launch(&args);
   if (status != AF_STATUS_OK) {
-    throw std::runtime_error("kernel " + k.code.kernel_name + " failed on the CPU runtime: " +
-                             std::string(args.error));
+    throw std::runtime_error("kernel " + k.code.kernel_name +
+                             " failed on the CPU runtime: " + std::string(args.error));
   }
   res.mte2_bytes = args.mte2_bytes;
   res.mte3_bytes = args.mte3_bytes;

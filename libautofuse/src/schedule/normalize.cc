@@ -18,7 +18,9 @@ using ir::Graph;
 using ir::Node;
 using sym::Expr;
 
-bool IsHalf(DType t) { return t == DType::kFloat16 || t == DType::kBFloat16; }
+bool IsHalf(DType t) {
+  return t == DType::kFloat16 || t == DType::kBFloat16;
+}
 
 ir::ComputeType ComputeOf(const Node& n) {
   const ir::OpDef* op = ir::FindOp(n.type);
@@ -36,7 +38,8 @@ Graph Filter(const Graph& g, const std::vector<bool>& keep) {
     out.nodes.push_back(g.nodes[i]);
   }
   for (auto& n : out.nodes) {
-    for (auto& in : n.inputs) in.node = remap[in.node];
+    for (auto& in : n.inputs)
+      in.node = remap[in.node];
   }
   return out;
 }
@@ -52,7 +55,8 @@ Graph DropDangling(const Graph& g, std::vector<Decision>* d) {
     stack.pop_back();
     if (keep[i]) continue;
     keep[i] = true;
-    for (const auto& in : g.nodes[i].inputs) stack.push_back(in.node);
+    for (const auto& in : g.nodes[i].inputs)
+      stack.push_back(in.node);
   }
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     if (!keep[i] && g.nodes[i].type != "Data") {
@@ -84,7 +88,8 @@ int InsertAfter(Graph& g, int after, Node n) {
 
 std::string UniqueName(const Graph& g, const std::string& base) {
   std::string name = base;
-  for (int k = 1; g.FindNode(name) != -1; ++k) name = base + "_" + std::to_string(k);
+  for (int k = 1; g.FindNode(name) != -1; ++k)
+    name = base + "_" + std::to_string(k);
   return name;
 }
 
@@ -110,8 +115,8 @@ void Upcast(Graph& g, std::vector<Decision>* d) {
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     Node& n = g.nodes[i];
     const auto ct = ComputeOf(n);
-    const bool compute = (ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast) &&
-                         n.type != "Cast";
+    const bool compute =
+        (ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast) && n.type != "Cast";
     if ((compute || n.type == "Scalar") && !n.outputs.empty() && IsHalf(n.outputs[0].dtype)) {
       d->push_back({"normalize", "UPCAST_FP32",
                     "node '" + n.name + "' computes in fp32 instead of " +
@@ -145,8 +150,7 @@ void Upcast(Graph& g, std::vector<Decision>* d) {
       auto it = casts.find(key);
       if (it == casts.end()) {
         const Node& src = g.nodes[in.node];
-        Node c = MakeLike(src, UniqueName(g, src.name + "_to_" +
-                                                 std::string(ir::DTypeName(*want))),
+        Node c = MakeLike(src, UniqueName(g, src.name + "_to_" + std::string(ir::DTypeName(*want))),
                           "Cast", in.node, *want);
         if (c.sched.axis.empty()) c.sched = g.nodes[i].sched;
         const int at = InsertAfter(g, in.node, std::move(c));
@@ -186,7 +190,9 @@ void ExplicitBroadcasts(Graph& g, std::vector<Decision>* d) {
   }
 }
 
-bool IsComputeNode(const Node& n) { return ComputeOf(n) != ir::ComputeType::kBuffer; }
+bool IsComputeNode(const Node& n) {
+  return ComputeOf(n) != ir::ComputeType::kBuffer;
+}
 
 // Axes referenced anywhere; the rest are removed and the survivors renumbered 0.. in loop order.
 void CompactAxes(Graph& g, const std::vector<std::int64_t>& order) {
@@ -202,7 +208,8 @@ void CompactAxes(Graph& g, const std::vector<std::int64_t>& order) {
     axes.push_back(a);
   }
   auto map_list = [&](std::vector<std::int64_t>& v) {
-    for (auto& id : v) id = remap.at(id);
+    for (auto& id : v)
+      id = remap.at(id);
   };
   for (auto& n : g.nodes) {
     map_list(n.sched.axis);
@@ -223,8 +230,8 @@ void CompactAxes(Graph& g, const std::vector<std::int64_t>& order) {
 Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<Decision>* d) {
   const auto diags = ir::Validate(hint);
   if (ir::HasErrors(diags)) {
-    throw ScheduleError("INVALID_GRAPH", "graph '" + hint.name + "' is invalid:\n" +
-                                             ir::FormatDiagnostics(diags));
+    throw ScheduleError("INVALID_GRAPH",
+                        "graph '" + hint.name + "' is invalid:\n" + ir::FormatDiagnostics(diags));
   }
   Graph g = DropDangling(hint, d);
   const auto order = g.TopoOrder();
@@ -233,10 +240,13 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
     Graph sorted = g;
     sorted.nodes.clear();
     std::vector<int> remap(g.nodes.size());
-    for (std::size_t k = 0; k < order.size(); ++k) remap[order[k]] = static_cast<int>(k);
-    for (int i : order) sorted.nodes.push_back(g.nodes[i]);
+    for (std::size_t k = 0; k < order.size(); ++k)
+      remap[order[k]] = static_cast<int>(k);
+    for (int i : order)
+      sorted.nodes.push_back(g.nodes[i]);
     for (auto& n : sorted.nodes) {
-      for (auto& in : n.inputs) in.node = remap[in.node];
+      for (auto& in : n.inputs)
+        in.node = remap[in.node];
     }
     g = std::move(sorted);
   }
@@ -255,12 +265,13 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
     }
     if (nest.empty()) nest = n.sched.axis;
     if (n.sched.axis != nest) {
-      throw ScheduleError("MIXED_LOOP_NESTS", "node '" + n.name +
-                                                  "' has a different loop nest from the others");
+      throw ScheduleError("MIXED_LOOP_NESTS",
+                          "node '" + n.name + "' has a different loop nest from the others");
     }
   }
   if (nest.empty()) {
-    for (const auto& a : g.axes) nest.push_back(a.id);
+    for (const auto& a : g.axes)
+      nest.push_back(a.id);
   }
   if (nest.empty()) throw ScheduleError("NO_AXES", "graph '" + g.name + "' has no loop axes");
   for (auto& n : g.nodes) {
@@ -272,8 +283,9 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
   for (const auto& n : g.nodes) {
     for (const auto& t : n.outputs) {
       if (!t.axis.empty() && t.axis != nest) {
-        throw ScheduleError("VIEW_AXES_DIFFER",
-                            "node '" + n.name + "' has a view whose axes differ from the loop nest");
+        throw ScheduleError(
+            "VIEW_AXES_DIFFER",
+            "node '" + n.name + "' has a view whose axes differ from the loop nest");
       }
     }
   }

@@ -5,10 +5,9 @@
 #include <map>
 #include <sstream>
 
-#include "autofuse/ir/text.h"
-
 #include "autofuse/ir/axis_algebra.h"
 #include "autofuse/ir/op_registry.h"
+#include "autofuse/ir/text.h"
 
 namespace af::schedule {
 namespace {
@@ -64,7 +63,9 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
     r.buffers.push_back(b);
     return b.id;
   };
-  auto esize = [&](int node) { return std::max(1, ir::DTypeBytes(g.nodes[node].outputs[0].dtype)); };
+  auto esize = [&](int node) {
+    return std::max(1, ir::DTypeBytes(g.nodes[node].outputs[0].dtype));
+  };
   const int budget = static_cast<int>(profile.max_queues);
   // VECOUT: one queue per store when that leaves a VECIN queue, else one shared queue.
   const bool own_out = static_cast<int>(stores.size()) + (loads.empty() ? 0 : 1) <= budget;
@@ -111,7 +112,8 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   // the queue is its own; otherwise a TBuf, reused once its last consumer has run.
   std::vector<int> last_use(n, -1);
   for (int i = 0; i < n; ++i) {
-    for (const auto& [c, slot] : consumers[i]) last_use[i] = std::max(last_use[i], c);
+    for (const auto& [c, slot] : consumers[i])
+      last_use[i] = std::max(last_use[i], c);
   }
   struct Slot {
     int buffer;
@@ -120,9 +122,8 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   std::vector<Slot> slots;
   for (int i = 0; i < n; ++i) {
     const Node& node = g.nodes[i];
-    const bool needs_tbuf =
-        (IsCompute(node) && node.type != "Load" && node.type != "Store") || node.type == "Scalar" ||
-        r.staged[i];
+    const bool needs_tbuf = (IsCompute(node) && node.type != "Load" && node.type != "Store") ||
+                            node.type == "Scalar" || r.staged[i];
     if (!needs_tbuf) continue;
     if (consumers[i].size() == 1 && own_out && g.nodes[consumers[i][0].first].type == "Store" &&
         node.type != "Scalar" && !r.staged[i]) {
@@ -147,10 +148,12 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
     }
     r.node_buffer[i] = chosen;
   }
-  for (const auto& [s, q] : store_queue) r.store_queue[s] = q;
+  for (const auto& [s, q] : store_queue)
+    r.store_queue[s] = q;
   // Row alignment: 32 bytes of the narrowest dtype held in UB.
   int min_esize = 4;
-  for (const auto& b : r.buffers) min_esize = std::min(min_esize, b.esize);
+  for (const auto& b : r.buffers)
+    min_esize = std::min(min_esize, b.esize);
   r.row_align = 32 / std::max(1, min_esize);
   // Staged loads keep their own TBuf (above) and borrow the staging queue while copying.
   for (int i = 0; i < n; ++i) {
@@ -264,26 +267,29 @@ std::string_view BufKindName(BufKind k) {
   return "?";
 }
 
-std::string Buffer::Name() const { return (kind == BufKind::kTBuf ? "b" : "q") + std::to_string(id); }
+std::string Buffer::Name() const {
+  return (kind == BufKind::kTBuf ? "b" : "q") + std::to_string(id);
+}
 
 std::string DumpSchedule(const ScheduleResult& s) {
   std::ostringstream o;
   o << ir::DumpText(s.graph);
   o << "Buffers:\n";
   for (const auto& b : s.buffers) {
-    o << "  " << b.Name() << " : " << BufKindName(b.kind) << " x" << b.buf_num
-      << ", " << b.esize << "-byte elements, holds {";
+    o << "  " << b.Name() << " : " << BufKindName(b.kind) << " x" << b.buf_num << ", " << b.esize
+      << "-byte elements, holds {";
     for (std::size_t i = 0; i < b.nodes.size(); ++i) {
       o << (i ? ", " : "") << s.graph.nodes[b.nodes[i]].name;
     }
     o << "}\n";
   }
   o << "Cases:\n";
-  for (const auto& c : s.cases) o << "  " << c.name << " : tile " << c.tile_var << "\n";
-  for (const auto& c : s.cases) o << "\n" << ir::DumpText(c.graph);
+  for (const auto& c : s.cases)
+    o << "  " << c.name << " : tile " << c.tile_var << "\n";
+  for (const auto& c : s.cases)
+    o << "\n" << ir::DumpText(c.graph);
   return o.str();
 }
-
 
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
                         const ScheduleOptions& options) {
@@ -309,7 +315,8 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     }
   }
   if (!has_output) throw ScheduleError("NO_OUTPUTS", "graph '" + g.name + "' has no Output");
-  for (const auto& a : g.axes) r.dims.push_back(a.id);
+  for (const auto& a : g.axes)
+    r.dims.push_back(a.id);
   PlanBuffers(r, profile);
   // Tiling cases: one per Y axis; splitting a size-1 axis is pointless when others exist.
   for (std::size_t k = 0; k < r.dims.size(); ++k) {
@@ -323,8 +330,10 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     r.cases.back().graph.tiling_key = static_cast<std::int64_t>(r.cases.size()) - 1;
     r.decisions.push_back({"cases", "TILING_CASE",
                            r.cases.back().name + " tiles " + a->name + " (" +
-                               r.cases.back().tile_var + ") and splits the fused outer loop "
-                               "over cores (" + r.cases.back().block_var + ")"});
+                               r.cases.back().tile_var +
+                               ") and splits the fused outer loop "
+                               "over cores (" +
+                               r.cases.back().block_var + ")"});
   }
   return r;
 }

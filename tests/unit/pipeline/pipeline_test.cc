@@ -1,6 +1,8 @@
 // The pipeline as a whole: generated tiling functions agree with the in-process solver on
 // thousands of random shapes, forced tiling cases run correctly, hostile names never reach the
 // generated code, and the schedule refuses what it cannot do with a reason code.
+#include "autofuse/pipeline/pipeline.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -9,7 +11,6 @@
 
 #include "autofuse/att/tiling.h"
 #include "autofuse/ir/text.h"
-#include "autofuse/pipeline/pipeline.h"
 #include "autofuse/support/error.h"
 #include "fixtures.h"
 
@@ -43,10 +44,18 @@ std::int64_t RandomSize(std::mt19937_64& rng, int rank) {
   const std::int64_t cap = rank >= 4 ? 300 : rank == 3 ? 3000 : rank == 2 ? 200000 : 100000000;
   std::int64_t v = 1;
   switch (kind) {
-    case 0: v = 1 + static_cast<std::int64_t>(rng() % 16); break;
-    case 1: v = kPrimes[rng() % (sizeof(kPrimes) / sizeof(kPrimes[0]))]; break;
-    case 2: v = 1 + static_cast<std::int64_t>(rng() % 4096); break;
-    default: v = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(cap)); break;
+    case 0:
+      v = 1 + static_cast<std::int64_t>(rng() % 16);
+      break;
+    case 1:
+      v = kPrimes[rng() % (sizeof(kPrimes) / sizeof(kPrimes[0]))];
+      break;
+    case 2:
+      v = 1 + static_cast<std::int64_t>(rng() % 4096);
+      break;
+    default:
+      v = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(cap));
+      break;
   }
   return std::min(v, cap);
 }
@@ -117,10 +126,9 @@ TEST(Pipeline, EveryForcedCaseRunsCorrectly) {
     for (int c = 0; c < 3; ++c) {
       Options oc = o;
       oc.flags["force_tiling_case"] = std::to_string(c);
-      const bool fits =
-          af_tiling::SolveCase(att::CaseParamsFor(sched, c, dims), profile.vector_cores,
-                               profile.ub_bytes)
-              .ok;
+      const bool fits = af_tiling::SolveCase(att::CaseParamsFor(sched, c, dims),
+                                             profile.vector_cores, profile.ub_bytes)
+                            .ok;
       if (!fits) {
         EXPECT_THROW(Compile(path.string(), oc), af::InputError) << shape << " case " << c;
         continue;
@@ -174,8 +182,9 @@ TEST(Pipeline, RefusalsCarryAReasonCode) {
   // A transposed load (innermost stride not 1) is the data-movement issue's template.
   std::string text = af::test::ReadFile(af::test::SourceDir() / "tests" / "e2e" / "graphs" /
                                         "abs_add_relu.graph.txt");
-  const std::string from = "[2] lx : Load(x.y0)\n    .axis = {z0, z1}\n    .loop_axis = z1\n"
-                           "    .y0 : fp32 axis={z0, z1} repeats=(s0, s1) strides=(s1, 1)";
+  const std::string from =
+      "[2] lx : Load(x.y0)\n    .axis = {z0, z1}\n    .loop_axis = z1\n"
+      "    .y0 : fp32 axis={z0, z1} repeats=(s0, s1) strides=(s1, 1)";
   const auto p = text.find(from);
   ASSERT_NE(p, std::string::npos);
   text.replace(p, from.size(),
@@ -194,16 +203,18 @@ TEST(Pipeline, RefusalsCarryAReasonCode) {
 TEST(Pipeline, ReportCarriesGraphsCasesTilingAndTimings) {
   Options o = TestOptions();
   ParseBindings("s0=37,s1=101", &o.bindings);
-  const auto path = af::test::SourceDir() / "samples" / "hint_graphs" / "add_bcast_relu.AscGraphDef.txt";
+  const auto path =
+      af::test::SourceDir() / "samples" / "hint_graphs" / "add_bcast_relu.AscGraphDef.txt";
   const CompileResult r = Compile(path.string(), o);
   const std::string json = ReportJson(r, o);
-  for (const char* key : {"\"hint_graph\"", "\"impl_graph\"", "\"ub_bytes_expr\"", "\"tiling\"",
-                          "\"chosen_name\"", "\"timings\"", "\"source_files\"", "\"decisions\"",
-                          "add_bcast_relu_B0Y1", "VECIN"}) {
+  for (const char* key :
+       {"\"hint_graph\"", "\"impl_graph\"", "\"ub_bytes_expr\"", "\"tiling\"", "\"chosen_name\"",
+        "\"timings\"", "\"source_files\"", "\"decisions\"", "add_bcast_relu_B0Y1", "VECIN"}) {
     EXPECT_THAT(json, HasSubstr(key));
   }
   std::vector<std::string> stages;
-  for (const auto& t : r.timings) stages.push_back(t.stage);
+  for (const auto& t : r.timings)
+    stages.push_back(t.stage);
   EXPECT_EQ(stages, (std::vector<std::string>{"import", "frontend", "schedule", "tiling", "codegen",
                                               "compile"}));
 }

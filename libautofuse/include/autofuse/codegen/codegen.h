@@ -22,12 +22,12 @@ struct GeneratedFile {
 };
 
 struct GeneratedKernel {
-  std::string kernel_name;             // autofused_<ops>_<hash>, a C identifier
-  std::vector<GeneratedFile> files;    // tiling data header, kernel, tiling, infer-shape, all
-  std::string main_file;               // the file that includes the others (compile this one)
-  std::vector<std::string> symbols;    // size symbols in tiling-data order
-  std::vector<int> input_nodes;        // Data nodes of the hint graph in parameter order
-  std::vector<int> output_nodes;       // Output nodes of the hint graph in parameter order
+  std::string kernel_name;           // autofused_<ops>_<hash>, a C identifier
+  std::vector<GeneratedFile> files;  // tiling data header, kernel, tiling, infer-shape, all
+  std::string main_file;             // the file that includes the others (compile this one)
+  std::vector<std::string> symbols;  // size symbols in tiling-data order
+  std::vector<int> input_nodes;      // Data nodes of the hint graph in parameter order
+  std::vector<int> output_nodes;     // Output nodes of the hint graph in parameter order
 };
 
 // Raised when the schedule holds something codegen cannot emit yet; `code` is a reason code.

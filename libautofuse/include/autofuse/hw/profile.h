@@ -12,13 +12,13 @@
 namespace af::hw {
 
 struct Profile {
-  std::string name;            // "ascend910b"
-  std::string npu_arch;        // "dav-2201"
+  std::string name;      // "ascend910b"
+  std::string npu_arch;  // "dav-2201"
   std::uint32_t vector_cores = 0;
   std::int64_t ub_bytes = 0;   // per vector core
   std::int64_t ub_align = 32;  // UB block / DataCopy alignment in bytes
   std::int64_t vector_repeat_bytes = 256;
-  std::int64_t gm_align = 512;  // preferred GM burst alignment
+  std::int64_t gm_align = 512;   // preferred GM burst alignment
   std::uint32_t max_queues = 4;  // concurrent VECIN/VECOUT queues the V1 backend allows
   std::vector<std::string> sources;
 };

@@ -33,7 +33,7 @@ struct Options {
   std::string soc = "ascend910b";
   sym::Bindings bindings;
   std::map<std::string, std::string> flags;  // AutoFuse-style --key=value flags
-  bool build = true;                          // compile the generated sources
+  bool build = true;                         // compile the generated sources
   toolchain::CompileOptions compile;
   DumpHook dump;
 };
@@ -56,7 +56,7 @@ struct Kernel {
   std::optional<att::TilingDecision> tiling;  // when every kernel symbol is bound
   codegen::GeneratedKernel code;
   std::shared_ptr<toolchain::KernelLibrary> library;  // when built
-  std::string error_code;  // when a stage refused the kernel
+  std::string error_code;                             // when a stage refused the kernel
   std::string error;
 };
 

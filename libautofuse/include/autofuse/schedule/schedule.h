@@ -43,29 +43,29 @@ std::string_view BufKindName(BufKind k);  // "TQue<VECIN>", "TQue<VECOUT>", "TBu
 struct Buffer {
   int id = 0;  // q<id> for queues, b<id> for TBufs (separate numbering per kind family)
   BufKind kind = BufKind::kTBuf;
-  int buf_num = 1;          // 2 = double-buffered queue
-  int esize = 4;            // element bytes of the tensors it holds (largest)
-  std::vector<int> nodes;   // nodes whose output lives here, in order
+  int buf_num = 1;           // 2 = double-buffered queue
+  int esize = 4;             // element bytes of the tensors it holds (largest)
+  std::vector<int> nodes;    // nodes whose output lives here, in order
   std::string Name() const;  // "q0", "b1"
 };
 
 struct ImplCase {
-  std::string name;  // AutoFuse style: <graph>_B0Y<k>
-  int tile_dim = 0;  // index into ScheduleResult::dims of the tiled axis
-  ir::Graph graph;   // the impl graph (for dumps and reports)
+  std::string name;       // AutoFuse style: <graph>_B0Y<k>
+  int tile_dim = 0;       // index into ScheduleResult::dims of the tiled axis
+  ir::Graph graph;        // the impl graph (for dumps and reports)
   std::string tile_var;   // tiling variable of the tile size, e.g. "z1t_size"
   std::string block_var;  // tiles per block, e.g. "z0z1Tb_size"
 };
 
 struct ScheduleResult {
-  ir::Graph graph;                  // normalised hint graph (precision casts, merged axes)
-  std::vector<std::int64_t> dims;   // its loop axes (ids), outer -> inner
+  ir::Graph graph;                 // normalised hint graph (precision casts, merged axes)
+  std::vector<std::int64_t> dims;  // its loop axes (ids), outer -> inner
   std::vector<ImplCase> cases;
-  std::vector<Buffer> buffers;      // shared by all cases
-  std::vector<int> node_buffer;     // per node of `graph`: buffer index, or -1 (GM / none)
-  std::vector<bool> staged;         // per node: Load staged through a shared queue + UB copy
-  std::vector<int> store_queue;     // per node: for a Store, the VECOUT queue it writes from
-  int staging_queue = -1;           // the shared VECIN queue of staged loads, or -1
+  std::vector<Buffer> buffers;   // shared by all cases
+  std::vector<int> node_buffer;  // per node of `graph`: buffer index, or -1 (GM / none)
+  std::vector<bool> staged;      // per node: Load staged through a shared queue + UB copy
+  std::vector<int> store_queue;  // per node: for a Store, the VECOUT queue it writes from
+  int staging_queue = -1;        // the shared VECIN queue of staged loads, or -1
   // UB rows (the innermost dim) are padded to this many elements in every buffer: 32 bytes of
   // the narrowest UB dtype, so tensors of different dtypes share one element layout.
   std::int64_t row_align = 8;

@@ -46,8 +46,12 @@ struct CaseSolution {
   double cost = 0;  // modelled cycles (see Cost)
 };
 
-inline int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
-inline int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t AlignUp(int64_t v, int64_t a) {
+  return (v + a - 1) / a * a;
+}
+inline int64_t CeilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 // UB elements a buffer needs for a tile of `tile` elements along tile_dim (full layout: inner
 // dims whole, innermost row padded to row_align elements).
@@ -55,7 +59,8 @@ inline int64_t BufferElems(const CaseParams& p, int64_t tile) {
   const int last = p.n_dims - 1;
   if (p.tile_dim == last) return AlignUp(tile, p.row_align);
   int64_t e = tile;
-  for (int j = p.tile_dim + 1; j < last; ++j) e *= p.dims[j];
+  for (int j = p.tile_dim + 1; j < last; ++j)
+    e *= p.dims[j];
   return e * AlignUp(p.dims[last], p.row_align);
 }
 
@@ -75,7 +80,7 @@ inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
 inline double Cost(const CaseParams& p, const CaseSolution& s) {
   const int64_t inner = BufferElems(p, s.tile);  // padded elements per tile
   const double per_tile = 200.0 + static_cast<double>(inner) * (p.io_bytes_per_elem / 32.0 +
-                                                               p.vec_ops_per_elem * 4.0 / 256.0);
+                                                                p.vec_ops_per_elem * 4.0 / 256.0);
   return static_cast<double>(s.tiles_per_block) * per_tile + 300.0;
 }
 
@@ -88,7 +93,8 @@ inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_by
     return s;
   }
   int64_t before = 1;  // product of the dims before the tile dim
-  for (int j = 0; j < p.tile_dim; ++j) before *= p.dims[j];
+  for (int j = 0; j < p.tile_dim; ++j)
+    before *= p.dims[j];
   const int64_t d = p.dims[p.tile_dim];
   for (int j = 0; j < p.n_dims; ++j) {
     if (p.dims[j] == 0) {
@@ -143,8 +149,8 @@ inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_by
 
 // Solves every case and returns the index of the cheapest feasible one (ties: the lower index),
 // or -1 when none fits. `forced` >= 0 solves only that case.
-inline int SelectCase(const CaseParams* cases, int n, uint32_t cores, int64_t ub_bytes,
-                      int forced, CaseSolution* best) {
+inline int SelectCase(const CaseParams* cases, int n, uint32_t cores, int64_t ub_bytes, int forced,
+                      CaseSolution* best) {
   int chosen = -1;
   for (int i = 0; i < n; ++i) {
     if (forced >= 0 && i != forced) continue;
