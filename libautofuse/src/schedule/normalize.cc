@@ -293,6 +293,49 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
   if (options.upcast_half) Upcast(g, d);
   ExplicitBroadcasts(g, d);
 
+  // Drop axes of size 1, and axes along which no tensor moves (repeat 1, stride 0 everywhere:
+  // every iteration would compute and store the same values). Keep at least one loop axis.
+  auto still_everywhere = [&](std::int64_t id) {
+    bool seen = false;
+    for (const auto& n : g.nodes) {
+      for (const auto& t : n.outputs) {
+        const auto it = std::find(t.axis.begin(), t.axis.end(), id);
+        if (it == t.axis.end()) continue;
+        const auto p = static_cast<std::size_t>(it - t.axis.begin());
+        if (t.repeats[p] != Expr(1) || t.strides[p] != Expr(0)) return false;
+        seen = true;
+      }
+    }
+    return seen;
+  };
+  for (std::size_t i = 0; i < nest.size() && nest.size() > 1;) {
+    const ir::Axis* a = g.FindAxis(nest[i]);
+    const bool size1 = sym::ProveEq(a->size, Expr(1)) == sym::Tri::kTrue;
+    const bool still = !size1 && still_everywhere(nest[i]);
+    if (!size1 && !still) {
+      ++i;
+      continue;
+    }
+    d->push_back({"normalize", size1 ? "DROP_SIZE1_AXIS" : "DROP_STRIDE0_AXIS",
+                  "axis " + a->name +
+                      (size1 ? " has size 1; dropped"
+                             : " has repeat 1 and stride 0 in every tensor; dropped")});
+    const auto id = nest[i];
+    for (auto& n : g.nodes) {
+      auto& s = n.sched.axis;
+      s.erase(std::remove(s.begin(), s.end(), id), s.end());
+      if (n.sched.loop_axis == id) n.sched.loop_axis = s.empty() ? -1 : s.back();
+      for (auto& t : n.outputs) {
+        const auto it = std::find(t.axis.begin(), t.axis.end(), id);
+        if (it == t.axis.end()) continue;
+        const auto p = it - t.axis.begin();
+        t.axis.erase(it);
+        t.repeats.erase(t.repeats.begin() + p);
+        t.strides.erase(t.strides.begin() + p);
+      }
+    }
+    nest.erase(nest.begin() + static_cast<long>(i));
+  }
   // Merge adjacent axes contiguous in every tensor.
   for (std::size_t i = 0; i + 1 < nest.size();) {
     std::string why;
@@ -309,30 +352,6 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
                         " stay separate: " + why});
       ++i;
     }
-  }
-  // Drop axes of size 1 (keep at least one loop axis).
-  for (std::size_t i = 0; i < nest.size() && nest.size() > 1;) {
-    const ir::Axis* a = g.FindAxis(nest[i]);
-    if (sym::ProveEq(a->size, Expr(1)) != sym::Tri::kTrue) {
-      ++i;
-      continue;
-    }
-    d->push_back({"normalize", "DROP_SIZE1_AXIS", "axis " + a->name + " has size 1; dropped"});
-    const auto id = nest[i];
-    for (auto& n : g.nodes) {
-      auto& s = n.sched.axis;
-      s.erase(std::remove(s.begin(), s.end(), id), s.end());
-      if (n.sched.loop_axis == id) n.sched.loop_axis = s.empty() ? -1 : s.back();
-      for (auto& t : n.outputs) {
-        const auto it = std::find(t.axis.begin(), t.axis.end(), id);
-        if (it == t.axis.end()) continue;
-        const auto p = it - t.axis.begin();
-        t.axis.erase(it);
-        t.repeats.erase(t.repeats.begin() + p);
-        t.strides.erase(t.strides.begin() + p);
-      }
-    }
-    nest.erase(nest.begin() + static_cast<long>(i));
   }
   CompactAxes(g, nest);
   for (auto& n : g.nodes) {
