@@ -69,7 +69,7 @@ void PrintGraph(const ir::LoadedGraph& lg, const std::vector<ir::Diagnostic>& di
   std::cout << "  symbols: ";
   if (g.size_vars.empty()) std::cout << "(none)";
   for (std::size_t i = 0; i < g.size_vars.size(); ++i) {
-    std::cout << (i ? ", " : "") << g.size_vars[i].name;
+    std::cout << (i != 0u ? ", " : "") << g.size_vars[i].name;
     if (g.size_vars[i].const_value) std::cout << "=" << *g.size_vars[i].const_value;
   }
   std::cout << "\n  axes:";

@@ -138,7 +138,7 @@ Context::Context(const ir::Graph& h, const schedule::ScheduleResult& sr)
       for (const auto& [c, slot] : consumers[i]) {
         if (s.graph.nodes[c].type == "Output") store_output[static_cast<int>(i)] = c;
       }
-      if (store_output.count(static_cast<int>(i)) == 0) {
+      if (!store_output.contains(static_cast<int>(i))) {
         throw CodegenError("STORE_WITHOUT_OUTPUT",
                            "store '" + SafeComment(s.graph.nodes[i].name) + "' feeds no Output");
       }
@@ -159,7 +159,7 @@ std::string Context::Cpp(const Expr& e) const {
 std::string Context::ParamList() const {
   std::string out;
   for (std::size_t i = 0; i < params.size(); ++i) {
-    out += (i ? ", " : "") + ("GM_ADDR p" + std::to_string(i));
+    out += (i != 0u ? ", " : "") + ("GM_ADDR p" + std::to_string(i));
   }
   return out;
 }
@@ -167,7 +167,7 @@ std::string Context::ParamList() const {
 std::string Context::ArgList() const {
   std::string out;
   for (std::size_t i = 0; i < params.size(); ++i)
-    out += (i ? ", " : "") + ("p" + std::to_string(i));
+    out += (i != 0u ? ", " : "") + ("p" + std::to_string(i));
   return out;
 }
 
@@ -306,7 +306,7 @@ std::string InferShapeSource(const Context& ctx) {
     o << "  const int64_t s" << i << " = syms[" << i << "];\n  (void)s" << i << ";\n";
   }
   o << "  switch (output) {\n";
-  for (std::size_t k = static_cast<std::size_t>(ctx.num_inputs); k < ctx.params.size(); ++k) {
+  for (auto k = static_cast<std::size_t>(ctx.num_inputs); k < ctx.params.size(); ++k) {
     const auto& t = ctx.s.graph.nodes[ctx.params[k]].outputs.at(0);
     // The hint graph's Output view (before axes were merged) gives the user-visible shape.
     const int hint_node = ctx.hint.FindNode(ctx.s.graph.nodes[ctx.params[k]].name);

@@ -193,7 +193,7 @@ class KernelWriter {
     ir::Tensor full;
     full.axis = s_.dims;
     for (int j = 0; j < n_dims_; ++j)
-      full.repeats.push_back(Expr(2));  // any non-1 marker
+      full.repeats.emplace_back(2);  // any non-1 marker
     full.strides.assign(static_cast<std::size_t>(n_dims_), Expr(0));
     return Count(full);
   }
@@ -399,9 +399,9 @@ class KernelWriter {
       }
     } else if (n.type == "Neg") {
       Line("Muls(" + Var(i) + ", " + in(0) + ", " + ScalarOf(ty, "-1") + ", " + cnt + ");");
-    } else if (UnaryApis().count(n.type) != 0) {
+    } else if (UnaryApis().contains(n.type)) {
       Line(UnaryApis().at(n.type) + "(" + Var(i) + ", " + in(0) + ", " + cnt + ");");
-    } else if (BinaryApis().count(n.type) != 0) {
+    } else if (BinaryApis().contains(n.type)) {
       Line(BinaryApis().at(n.type) + "(" + Var(i) + ", " + in(0) + ", " + in(1) + ", " + cnt +
            ");");
     } else {
@@ -475,7 +475,7 @@ std::string KernelSource(const Context& ctx) {
     << ", GM_ADDR workspace, GM_ADDR tiling) {\n";
   o << "  const AutofuseTilingData* t = reinterpret_cast<const AutofuseTilingData*>(tiling);\n";
   for (std::size_t c = 0; c < ctx.s.cases.size(); ++c) {
-    o << "  " << (c ? "} else if" : "if") << " (t->tiling_key == " << c << "u) {\n";
+    o << "  " << (c != 0u ? "} else if" : "if") << " (t->tiling_key == " << c << "u) {\n";
     o << "    case" << c << "(" << ctx.ArgList() << ", workspace, t);\n";
   }
   o << "  }\n}\n\n";

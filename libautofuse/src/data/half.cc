@@ -17,14 +17,14 @@ std::uint32_t NarrowDouble(double v) {
   constexpr std::uint32_t kInf = ((1u << kExpBits) - 1u) << kMantBits;
   constexpr std::uint32_t kQuiet = 1u << (kMantBits - 1);
 
-  const std::uint64_t d = std::bit_cast<std::uint64_t>(v);
+  const auto d = std::bit_cast<std::uint64_t>(v);
   const std::uint32_t sign = static_cast<std::uint32_t>(d >> 63) << (kExpBits + kMantBits);
   const int exp_field = static_cast<int>((d >> 52) & 0x7FF);
   const std::uint64_t frac = d & ((std::uint64_t{1} << 52) - 1);
 
   if (exp_field == 0x7FF) {  // inf or NaN
     if (frac == 0) return sign | kInf;
-    std::uint32_t payload = static_cast<std::uint32_t>(frac >> (52 - kMantBits));
+    auto payload = static_cast<std::uint32_t>(frac >> (52 - kMantBits));
     if (payload == 0) payload = kQuiet;
     return sign | kInf | payload;
   }

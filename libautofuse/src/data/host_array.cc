@@ -20,7 +20,7 @@ T SaturatingFromDouble(double v) {
   const double t = std::trunc(v);
   // 2^bits boundaries are exact in double; the max of a 64-bit type is not, so compare with the
   // power of two just above it.
-  constexpr double kLo = static_cast<double>(std::numeric_limits<T>::min());
+  constexpr auto kLo = static_cast<double>(std::numeric_limits<T>::min());
   constexpr double kHiExcl = static_cast<double>(std::numeric_limits<T>::max() / 2 + 1) * 2.0;
   if (t < kLo) return std::numeric_limits<T>::min();
   if (t >= kHiExcl) return std::numeric_limits<T>::max();
@@ -267,13 +267,13 @@ HostArray RandomArray(ir::DType dtype, std::vector<std::int64_t> shape, std::uin
   HostArray probe = Zeros(dtype, {2});
   probe.SetFromDouble(0, -HUGE_VAL);
   probe.SetFromDouble(1, HUGE_VAL);
-  const double tmin = static_cast<double>(probe.GetAsInt(0));
+  const auto tmin = static_cast<double>(probe.GetAsInt(0));
   const double tmax = dtype == DType::kUInt64 ? 0x1.0p63 : static_cast<double>(probe.GetAsInt(1));
   const double flo = std::max(std::ceil(lo), tmin);
   const double fhi = std::min(std::floor(hi), tmax);
   if (!(flo <= fhi)) throw std::invalid_argument("RandomArray: no integer in [lo, hi]");
-  const std::int64_t ilo = SaturatingFromDouble<std::int64_t>(flo);
-  const std::int64_t ihi = SaturatingFromDouble<std::int64_t>(fhi);
+  const auto ilo = SaturatingFromDouble<std::int64_t>(flo);
+  const auto ihi = SaturatingFromDouble<std::int64_t>(fhi);
   const std::uint64_t span = static_cast<std::uint64_t>(ihi) - static_cast<std::uint64_t>(ilo) + 1;
   for (std::int64_t i = 0; i < n; ++i) {
     const std::uint64_t r = span == 0 ? gen() : gen() % span;  // span 0: the full 2^64 range

@@ -240,14 +240,14 @@ Value EvalElementwise(ir::OpCode code, const std::vector<const Value*>& ins, ir:
   if (code == OpCode::kCast || code == OpCode::kBroadcast) {
     need(1);
     const Value& x = *ins[0];
-    ForEach<1>(out_shape, {&st[0]},
+    ForEach<1>(out_shape, {st.data()},
                [&](std::int64_t k, const auto& o) { CopyElem(out, k, x, o[0]); });
     return out;
   }
   if (code == OpCode::kLogicalNot) {
     need(1);
     const Value& x = *ins[0];
-    ForEach<1>(out_shape, {&st[0]},
+    ForEach<1>(out_shape, {st.data()},
                [&](std::int64_t k, const auto& o) { out.PutInt(k, x.Nonzero(o[0]) ? 0 : 1); });
     return out;
   }
@@ -256,10 +256,10 @@ Value EvalElementwise(ir::OpCode code, const std::vector<const Value*>& ins, ir:
     need(1);
     const Value& x = *ins[0];
     if (x.is_float || IsFloatOnlyUnary(code)) {
-      ForEach<1>(out_shape, {&st[0]},
+      ForEach<1>(out_shape, {st.data()},
                  [&](std::int64_t k, const auto& o) { out.PutDouble(k, UnaryF(code, x.F(o[0]))); });
     } else {
-      ForEach<1>(out_shape, {&st[0]}, [&](std::int64_t k, const auto& o) {
+      ForEach<1>(out_shape, {st.data()}, [&](std::int64_t k, const auto& o) {
         out.PutInt(k, UnaryI(code, x.i[static_cast<std::size_t>(o[0])]));
       });
     }
@@ -270,12 +270,12 @@ Value EvalElementwise(ir::OpCode code, const std::vector<const Value*>& ins, ir:
     const Value& a = *ins[0];
     const Value& b = *ins[1];
     if (!a.is_float && !b.is_float && code != OpCode::kTrueDiv) {
-      ForEach<2>(out_shape, {&st[0], &st[1]}, [&](std::int64_t k, const auto& o) {
+      ForEach<2>(out_shape, {st.data(), &st[1]}, [&](std::int64_t k, const auto& o) {
         out.PutInt(k, ArithI(code, a.i[static_cast<std::size_t>(o[0])],
                              b.i[static_cast<std::size_t>(o[1])]));
       });
     } else {
-      ForEach<2>(out_shape, {&st[0], &st[1]}, [&](std::int64_t k, const auto& o) {
+      ForEach<2>(out_shape, {st.data(), &st[1]}, [&](std::int64_t k, const auto& o) {
         out.PutDouble(k, ArithF(code, a.F(o[0]), b.F(o[1])));
       });
     }
@@ -286,14 +286,14 @@ Value EvalElementwise(ir::OpCode code, const std::vector<const Value*>& ins, ir:
     const Value& a = *ins[0];
     const Value& b = *ins[1];
     if (!a.is_float && !b.is_float) {
-      ForEach<2>(out_shape, {&st[0], &st[1]}, [&](std::int64_t k, const auto& o) {
+      ForEach<2>(out_shape, {st.data(), &st[1]}, [&](std::int64_t k, const auto& o) {
         out.PutInt(k, Compare(code, a.i[static_cast<std::size_t>(o[0])],
                               b.i[static_cast<std::size_t>(o[1])])
                           ? 1
                           : 0);
       });
     } else {
-      ForEach<2>(out_shape, {&st[0], &st[1]}, [&](std::int64_t k, const auto& o) {
+      ForEach<2>(out_shape, {st.data(), &st[1]}, [&](std::int64_t k, const auto& o) {
         out.PutInt(k, Compare(code, a.F(o[0]), b.F(o[1])) ? 1 : 0);
       });
     }
@@ -304,7 +304,7 @@ Value EvalElementwise(ir::OpCode code, const std::vector<const Value*>& ins, ir:
     const Value& a = *ins[0];
     const Value& b = *ins[1];
     const bool is_and = code == OpCode::kLogicalAnd;
-    ForEach<2>(out_shape, {&st[0], &st[1]}, [&](std::int64_t k, const auto& o) {
+    ForEach<2>(out_shape, {st.data(), &st[1]}, [&](std::int64_t k, const auto& o) {
       const bool x = a.Nonzero(o[0]);
       const bool y = b.Nonzero(o[1]);
       out.PutInt(k, (is_and ? (x && y) : (x || y)) ? 1 : 0);
@@ -316,7 +316,7 @@ Value EvalElementwise(ir::OpCode code, const std::vector<const Value*>& ins, ir:
     const Value& c = *ins[0];
     const Value& x = *ins[1];
     const Value& y = *ins[2];
-    ForEach<3>(out_shape, {&st[0], &st[1], &st[2]}, [&](std::int64_t k, const auto& o) {
+    ForEach<3>(out_shape, {st.data(), &st[1], &st[2]}, [&](std::int64_t k, const auto& o) {
       if (c.Nonzero(o[0])) {
         CopyElem(out, k, x, o[1]);
       } else {

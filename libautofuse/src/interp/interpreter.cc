@@ -299,7 +299,7 @@ class Run {
     if (n.inputs.size() == 1 && n.inputs[0].node >= 0 &&
         static_cast<std::size_t>(n.inputs[0].node) < g_.nodes.size()) {
       const ir::Node& p = g_.nodes[static_cast<std::size_t>(n.inputs[0].node)];
-      if (!p.outputs.empty()) producer = &p.outputs[0];
+      if (!p.outputs.empty()) producer = (p.outputs).data();
     }
     if (!n.outputs.empty() &&
         (!n.outputs[0].repeats.empty() || producer == nullptr || producer->repeats.empty())) {

@@ -54,7 +54,7 @@ Value EvalReduce(ir::OpCode code, const Value& in, const std::vector<bool>& redu
   const std::vector<std::int64_t> in_st = DenseStrides(in.shape);
   const std::int64_t n_in = in.numel();
   const std::int64_t n_out = out.numel();
-  const std::size_t nout = static_cast<std::size_t>(n_out);
+  const auto nout = static_cast<std::size_t>(n_out);
   const bool logical = code == OpCode::kAny || code == OpCode::kAll;
   const bool in_double = in.is_float || code == OpCode::kMean;
 

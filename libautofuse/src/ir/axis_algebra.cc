@@ -102,12 +102,11 @@ long FindRun(const std::vector<std::int64_t>& seq, const std::vector<std::int64_
 }  // namespace
 
 SplitResult TileSplit(Graph& g, std::int64_t id, std::optional<Expr> inner_size) {
-  return Split(g, id, std::move(inner_size), 'T', 't', AxisType::kTileOuter, AxisType::kTileInner);
+  return Split(g, id, inner_size, 'T', 't', AxisType::kTileOuter, AxisType::kTileInner);
 }
 
 SplitResult BlockSplit(Graph& g, std::int64_t id, std::optional<Expr> inner_size) {
-  return Split(g, id, std::move(inner_size), 'B', 'b', AxisType::kBlockOuter,
-               AxisType::kBlockInner);
+  return Split(g, id, inner_size, 'B', 'b', AxisType::kBlockOuter, AxisType::kBlockInner);
 }
 
 std::optional<std::int64_t> MergeAxes(Graph& g, const std::vector<std::int64_t>& ids,

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 #include "autofuse/support/error.h"
 
@@ -69,21 +70,21 @@ std::string AxisName(const Graph& g, std::int64_t id) {
 std::string AxisList(const Graph& g, const std::vector<std::int64_t>& ids) {
   std::string s = "{";
   for (std::size_t i = 0; i < ids.size(); ++i)
-    s += (i ? ", " : "") + AxisName(g, ids[i]);
+    s += (i != 0u ? ", " : "") + AxisName(g, ids[i]);
   return s + "}";
 }
 
 std::string ExprList(const std::vector<Expr>& v) {
   std::string s = "(";
   for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + v[i].ToString();
+    s += (i != 0u ? ", " : "") + v[i].ToString();
   return s + ")";
 }
 
 std::string IntList(const std::vector<std::int64_t>& v, char open = '[', char close = ']') {
   std::string s(1, open);
   for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
+    s += (i != 0u ? ", " : "") + std::to_string(v[i]);
   return s + close;
 }
 
@@ -146,7 +147,7 @@ void DumpTensor(std::ostringstream& ss, const Graph& g, const Tensor& t, std::si
 std::string NameList(const std::vector<std::string>& v) {
   std::string s = "{";
   for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + Name(v[i]);
+    s += (i != 0u ? ", " : "") + Name(v[i]);
   return s + "}";
 }
 
@@ -186,7 +187,7 @@ std::string DumpText(const Graph& g) {
       ss << "(";
       for (std::size_t s = 0; s < n.inputs.size(); ++s) {
         const InputRef& in = n.inputs[s];
-        ss << (s ? ", " : "");
+        ss << (s != 0u ? ", " : "");
         if (in.node >= 0 && in.node < static_cast<int>(g.nodes.size())) {
           ss << Name(g.nodes[in.node].name) << ".y" << in.output;
         } else {
@@ -434,7 +435,7 @@ struct PendingInput {
 
 class TextParser {
  public:
-  TextParser(const std::string& text, const std::string& file) : file_(file) {
+  TextParser(const std::string& text, std::string file) : file_(std::move(file)) {
     std::istringstream in(text);
     std::string line;
     while (std::getline(in, line))

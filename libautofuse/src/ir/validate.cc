@@ -49,7 +49,7 @@ class Checker {
 
   void CheckSymbols(const Expr& e, const std::string& where, std::size_t node, bool graph_level) {
     for (const auto& s : e.FreeSymbols()) {
-      if (known_symbols_.count(s) == 0) {
+      if (!known_symbols_.contains(s)) {
         const std::string msg = where + " uses unknown size symbol '" + s + "'";
         if (graph_level) {
           GraphError(msg);

@@ -359,6 +359,7 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   if (tiling_fn == nullptr || size_fn == nullptr)
     throw std::runtime_error("kernel has no af_compute_tiling");
   std::vector<std::int64_t> syms;
+  syms.reserve(symbols.size());
   for (const auto& s : symbols)
     syms.push_back(options.bindings.at(s));
   std::vector<std::uint8_t> tiling(size_fn(), 0);
@@ -385,6 +386,7 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   // ---- outputs and launch
   const auto out_specs = interp::OutputShapes(k.hint, options.bindings);
   std::vector<data::HostArray> outputs;
+  outputs.reserve(out_specs.size());
   for (const auto& spec : out_specs)
     outputs.push_back(data::Zeros(spec.dtype, spec.shape));
   std::vector<std::uint8_t*> ptrs;

@@ -214,7 +214,7 @@ void CompactAxes(Graph& g, const std::vector<std::int64_t>& order) {
   for (auto& n : g.nodes) {
     map_list(n.sched.axis);
     if (n.sched.loop_axis != -1) {
-      n.sched.loop_axis = remap.count(n.sched.loop_axis) ? remap[n.sched.loop_axis] : -1;
+      n.sched.loop_axis = remap.contains(n.sched.loop_axis) ? remap[n.sched.loop_axis] : -1;
     }
     for (auto& t : n.outputs) {
       map_list(t.axis);

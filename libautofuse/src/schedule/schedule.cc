@@ -279,7 +279,7 @@ std::string DumpSchedule(const ScheduleResult& s) {
     o << "  " << b.Name() << " : " << BufKindName(b.kind) << " x" << b.buf_num << ", " << b.esize
       << "-byte elements, holds {";
     for (std::size_t i = 0; i < b.nodes.size(); ++i) {
-      o << (i ? ", " : "") << s.graph.nodes[b.nodes[i]].name;
+      o << (i != 0u ? ", " : "") << s.graph.nodes[b.nodes[i]].name;
     }
     o << "}\n";
   }

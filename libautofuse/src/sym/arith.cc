@@ -188,7 +188,7 @@ TermView SplitTerm(const Expr& t) {
 
 std::span<const Expr> TermsOf(const Expr& e) {
   if (e.kind() == Kind::kAdd) return e.args();
-  return std::span<const Expr>(&e, 1);
+  return {&e, 1};
 }
 
 std::pair<Expr, std::int64_t> SplitFactor(const Expr& f) {
@@ -282,7 +282,7 @@ std::optional<std::int64_t> CoefDenLcm(const Expr& e) {
     for (const Expr& f : v.factors) {
       if (!IsIntegral(f)) return std::nullopt;
     }
-    UInt128 d = static_cast<UInt128>(v.coef.den);
+    auto d = static_cast<UInt128>(v.coef.den);
     l = l / Gcd(l, d) * d;
     if (l > static_cast<UInt128>(kI64Max)) return std::nullopt;
   }
@@ -295,7 +295,7 @@ std::optional<std::pair<Expr, Expr>> AsFraction(const Expr& e) {
   std::vector<Factor> dens;
   for (const Expr& t : TermsOf(e)) {
     TermView v = SplitTerm(t);
-    UInt128 d = static_cast<UInt128>(v.coef.den);
+    auto d = static_cast<UInt128>(v.coef.den);
     l = l / Gcd(l, d) * d;
     if (l > static_cast<UInt128>(kI64Max)) return std::nullopt;
     for (const Expr& f : v.factors) {
@@ -333,7 +333,7 @@ Expr operator+(const Expr& a, const Expr& b) {
 
 Expr operator-(const Expr& a, const Expr& b) {
   if (detail::IsZero(b)) return a;
-  if (a == b) return Expr(0);
+  if (a == b) return {0};
   if (a.IsConst() && b.IsConst()) {
     return MakeConst(detail::Checked(detail::RSub(a.value(), b.value()), "'-'"));
   }
@@ -367,7 +367,7 @@ Expr Div(const Expr& a, const Expr& b) {
 }
 
 Expr Pow(const Expr& base, std::int64_t exponent) {
-  if (exponent == 0) return Expr(1);
+  if (exponent == 0) return {1};
   if (exponent == 1) return base;
   if (detail::IsZero(base) && exponent < 0)
     throw Error("division by zero in Pow(0, " + std::to_string(exponent) + ")");

@@ -53,7 +53,7 @@ Expr Finish(Kind kind, const Expr& a, const Expr& b) {
 }
 
 std::int64_t GcdCoefs(const Expr& a, std::int64_t k) {
-  UInt128 g = static_cast<UInt128>(k);
+  auto g = static_cast<UInt128>(k);
   for (const Expr& t : TermsOf(a)) {
     g = Gcd(g, AbsU(SplitTerm(t).coef.num));
     if (g == 1) break;
@@ -168,7 +168,7 @@ Expr ModImpl(const Expr& a, const Expr& b) {
   if (IsZero(b)) ThrowDivZero(kKind, a);
   if (!b.IsConst()) {
     if (IsZero(a)) return a;
-    if (ExactQuotient(a, b)) return Expr(0);
+    if (ExactQuotient(a, b)) return {0};
     if (a.kind() == kKind && a.args()[1] == b) return a;
     const Interval& ra = RangeOf(a);
     auto blo = DivisorLo(b);
@@ -183,7 +183,7 @@ Expr ModImpl(const Expr& a, const Expr& b) {
     std::int64_t x = a.value().num;
     std::int64_t r = k.num == -1 ? 0 : x % k.num;
     if (r != 0 && ((r < 0) != (k.num < 0))) r += k.num;
-    return Expr(r);
+    return {r};
   }
   if (a.IsConst()) {
     Rational q = RFloor(Checked(RDiv(a.value(), k), "Mod"));
@@ -197,12 +197,12 @@ Expr ModImpl(const Expr& a, const Expr& b) {
                   Gcd(static_cast<UInt128>(*l), static_cast<UInt128>(k.den)) *
                   static_cast<UInt128>(k.den);
     if (big > static_cast<UInt128>(kI64Max)) throw Error("integer overflow in Mod");
-    std::int64_t lcm = static_cast<std::int64_t>(big);
+    auto lcm = static_cast<std::int64_t>(big);
     Rational scaled_k = Checked(RMul(k, RInt(lcm)), "Mod");
     return Scale(ModImpl(Scale(a, RInt(lcm)), MakeConst(scaled_k)), Inv(lcm));
   }
   std::int64_t m = k.num;
-  if (m == 1) return Expr(0);
+  if (m == 1) return {0};
   // Reduce every coefficient into [0, m).
   std::vector<Scaled> terms;
   bool changed = false;

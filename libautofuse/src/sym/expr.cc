@@ -153,7 +153,7 @@ Expr::Expr() : Expr(detail::MakeConst(Rational{})) {}
 Expr::Expr(std::int64_t value) : Expr(detail::MakeConst(detail::RInt(value))) {}
 
 Expr Expr::Const(std::int64_t value) {
-  return Expr(value);
+  return {value};
 }
 
 Expr Expr::Rat(std::int64_t num, std::int64_t den) {

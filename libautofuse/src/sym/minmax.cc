@@ -35,7 +35,7 @@ bool Dominates(bool is_max, const Expr& y, const Expr& x) {
 
 }  // namespace
 
-Expr MinMaxN(Kind kind, std::vector<Expr> in) {
+Expr MinMaxN(Kind kind, const std::vector<Expr>& in) {
   bool is_max = kind == Kind::kMax;
   std::vector<Expr> args;
   std::optional<Rational> constant;

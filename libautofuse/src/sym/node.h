@@ -124,7 +124,7 @@ std::optional<std::pair<Expr, Expr>> AsFraction(const Expr& e);
 std::optional<Expr> ExactQuotient(const Expr& a, const Expr& b);
 
 // --- minmax.cc --------------------------------------------------------------------------------
-Expr MinMaxN(Kind kind, std::vector<Expr> args);
+Expr MinMaxN(Kind kind, const std::vector<Expr>& in);
 
 // --- subs.cc ----------------------------------------------------------------------------------
 // Re-canonicalises a node of `kind` with new args.

@@ -328,7 +328,7 @@ class Parser {
       }
       return *v;
     };
-    constexpr std::size_t kMany = static_cast<std::size_t>(-1);
+    constexpr auto kMany = static_cast<std::size_t>(-1);
     auto binary = [&](Expr (*fn)(const Expr&, const Expr&)) {
       arity(2, 2);
       return PExpr{Build(name_pos, [&] { return fn(args[0].e, args[1].e); }), std::nullopt};
@@ -347,6 +347,7 @@ class Parser {
     if (name == "Min" || name == "Max" || name == "min" || name == "max") {
       arity(1, kMany);
       std::vector<Expr> es;
+      es.reserve(args.size());
       for (const PExpr& a : args) {
         es.push_back(a.e);
       }

@@ -244,7 +244,7 @@ class CppPrinter {
       l = l / Gcd(l, d) * d;
       if (l > static_cast<UInt128>(kI64Max)) throw Error("integer overflow in ToCpp");
     }
-    std::int64_t lcm = static_cast<std::int64_t>(l);
+    auto lcm = static_cast<std::int64_t>(l);
     std::string s;
     std::optional<std::int64_t> constant;
     for (const Expr& t : e.args()) {

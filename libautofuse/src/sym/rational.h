@@ -12,8 +12,8 @@
 
 namespace af::sym::detail {
 
-__extension__ typedef __int128 Int128;
-__extension__ typedef unsigned __int128 UInt128;
+__extension__ using Int128 = __int128;
+__extension__ using UInt128 = unsigned __int128;
 
 inline constexpr std::int64_t kI64Min = std::numeric_limits<std::int64_t>::min();
 inline constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
@@ -131,9 +131,9 @@ inline std::optional<Rational> RPow(Rational a, std::int64_t n) {
   }
   Rational result = RInt(1);
   Rational base = a;
-  std::uint64_t e = static_cast<std::uint64_t>(n);
+  auto e = static_cast<std::uint64_t>(n);
   while (e != 0) {
-    if (e & 1U) {
+    if ((e & 1U) != 0u) {
       auto r = RMul(result, base);
       if (!r) return std::nullopt;
       result = *r;

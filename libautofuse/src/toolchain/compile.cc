@@ -138,7 +138,7 @@ std::string CompilerVersion(const std::vector<std::string>& compiler) {
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = cache.find(compiler); it != cache.end()) return it->second;
   std::vector<std::string> argv = compiler;
-  argv.push_back("--version");
+  argv.emplace_back("--version");
   const ProcessResult r = RunProcess(argv, {"LC_ALL=C"}, 60);
   if (!r.started) {
     throw ToolchainError("could not run the C++ compiler '" + compiler[0] + "': " + r.error);
@@ -392,7 +392,7 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
   std::vector<std::string> flags = {"-std=" + options.std};
   flags.insert(flags.end(), options.flags.begin(), options.flags.end());
   for (const char* f : {"-shared", "-fPIC", "-pthread", "-fdiagnostics-color=never"})
-    flags.push_back(f);
+    flags.emplace_back(f);
 
   Hasher h;
   h.Add(kCacheLayout);
@@ -436,7 +436,7 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
   argv.push_back("-I" + runtime_include.string());
   argv.push_back("-I" + folder.string());
   argv.push_back((folder / main_file).string());
-  argv.push_back("-o");
+  argv.emplace_back("-o");
   std::vector<std::string> shown = argv;
   shown.push_back(so.string());
   WriteFileAtomic(folder, kCommandFile, JoinQuoted(shown) + "\n");

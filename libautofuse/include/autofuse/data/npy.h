@@ -23,7 +23,7 @@ inline constexpr std::size_t kMaxNpyHeaderBytes = 1 << 20;
 // Reads `path`; when `want` is given the array is converted to it (Convert's rules).
 HostArray ReadNpy(const std::string& path, std::optional<ir::DType> want = std::nullopt);
 // Decodes the bytes of a .npy file; `name` is used in error messages.
-HostArray DecodeNpy(std::string_view file_bytes, const std::string& name,
+HostArray DecodeNpy(std::string_view b, const std::string& name,
                     std::optional<ir::DType> want = std::nullopt);
 
 // Writes `a` (bf16 as float32). Throws af::InputError when the file cannot be written.

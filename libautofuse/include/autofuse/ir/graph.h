@@ -194,7 +194,7 @@ struct Graph {
   // Adds an ORIGINAL axis with the given size and returns its id.
   std::int64_t AddAxis(const std::string& name, const Expr& size);
   // Adds a size variable unless one with this name exists.
-  void AddSizeVar(const std::string& name, std::optional<std::int64_t> const_value = {});
+  void AddSizeVar(const std::string& var, std::optional<std::int64_t> const_value = {});
   // Consumers of every node's outputs: result[node] = list of (consumer node, input slot).
   std::vector<std::vector<std::pair<int, int>>> Consumers() const;
   // Node indices in a topological order (producers first); empty when there is a cycle.

@@ -4,11 +4,14 @@
 #ifndef AF_CPU_LAUNCH_ABI_H_
 #define AF_CPU_LAUNCH_ABI_H_
 
-#include <stdint.h>
+#include <cstdint>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* A C header: typedefs, not using-declarations. */
+/* NOLINTBEGIN(modernize-use-using, modernize-redundant-void-arg) */
 
 #define AF_LAUNCH_ABI_VERSION 1u
 
@@ -65,6 +68,7 @@ typedef struct AfLaunchArgs {
 /* The symbols a kernel .so exports (defined by AF_DEFINE_LAUNCH in af_cpu/launch.h). */
 typedef int (*AfLaunchFn)(AfLaunchArgs* args);
 typedef uint32_t (*AfAbiVersionFn)(void);
+/* NOLINTEND(modernize-use-using, modernize-redundant-void-arg) */
 
 #ifdef __cplusplus
 }
