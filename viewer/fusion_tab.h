@@ -1,0 +1,45 @@
+// The Fusion tab: every decision the stages took about this kernel, with its stage and reason
+// code (UPCAST_FP32, KEEP_AXES_APART, REUSE_TBUF, TILING_CASE, ...), the refusal reason when the
+// kernel was not compiled, and the UB buffers the schedule planned. Decisions that name the
+// selected graph node are highlighted; the filter box narrows the list.
+#pragma once
+
+#include "inspector_tab.h"
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QStandardItemModel;
+class QTableView;
+
+namespace af::viewer {
+
+class FusionTab : public InspectorTab {
+  Q_OBJECT
+
+ public:
+  explicit FusionTab(QWidget* parent = nullptr);
+
+  void showKernel(const RunPtr& run, int kernel, int tcase) override;
+  void showNode(const QString& node) override;
+
+  QStandardItemModel* decisions() const { return decisions_; }
+  QStandardItemModel* buffers() const { return buffers_; }
+  QString refusal() const;
+  // Rows of decisions() that mention the selected node.
+  QList<int> highlightedRows() const;
+
+  enum Column { kStage = 0, kCode, kMessage };
+
+ private:
+  QLabel* refusal_;
+  QLineEdit* filter_;
+  QStandardItemModel* decisions_;
+  QSortFilterProxyModel* proxy_;
+  QTableView* decisions_view_;
+  QStandardItemModel* buffers_;
+  QTableView* buffers_view_;
+  QString node_;
+};
+
+}  // namespace af::viewer

@@ -1,0 +1,56 @@
+// Graph layout with Graphviz (cgraph + gvc, the dot engine): a GraphSpec (nodes with the sizes
+// the scene will draw them at, edges) in, node rectangles and edge splines in scene coordinates
+// out. Nothing is rendered to an image: after gvLayout the coordinates are read back from the
+// layout attributes. Safe to call from any thread (Graphviz itself is not re-entrant, so calls are
+// serialised); the layout worker calls it off the GUI thread.
+#pragma once
+
+#include <QColor>
+#include <QPointF>
+#include <QRectF>
+#include <QSizeF>
+#include <QString>
+#include <vector>
+
+namespace af::viewer {
+
+struct GraphSpec {
+  struct Node {
+    QString name;     // node name (search, selection)
+    QString type;     // op type (search, label)
+    QString compute;  // ComputeType (colour)
+    QString detail;   // third label line (dtype, sizes); may be empty
+    QString tooltip;
+    QSizeF size;  // in scene units (points)
+    QColor fill;  // invalid: the ComputeType's colour
+  };
+  struct Edge {
+    int from = 0;
+    int to = 0;
+    QString tooltip;
+  };
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;
+};
+
+struct GraphLayout {
+  struct Edge {
+    std::vector<QPointF> spline;  // cubic Bezier: p0, then (c1, c2, p) triples
+    bool has_arrow = false;
+    QPointF arrow_tip;  // where the arrow head ends (on the target node)
+  };
+  std::vector<QRectF> nodes;  // same order as the spec
+  std::vector<Edge> edges;    // same order as the spec
+  QRectF bounds;
+  QString error;  // set when Graphviz failed
+  double ms = 0;  // layout time
+
+  bool ok() const { return error.isEmpty(); }
+};
+
+GraphLayout LayoutGraph(const GraphSpec& spec);
+
+// The DOT text handed to Graphviz (node ids n<i>, sizes in inches, no user text at all).
+std::string LayoutDot(const GraphSpec& spec);
+
+}  // namespace af::viewer

@@ -1,0 +1,251 @@
+#include "graph_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <set>
+
+#include "compute_style.h"
+#include "graph_scene.h"
+#include "graph_view.h"
+#include "layout_worker.h"
+#include "report.pb.h"
+#include "run_manager.h"
+
+namespace af::viewer {
+namespace {
+
+constexpr int kLargeGraph = 1500;  // nodes; beyond this the panel says layout may take a while
+
+QToolButton* Button(const QString& text, const QString& tip, QWidget* parent) {
+  auto* b = new QToolButton(parent);
+  b->setText(text);
+  b->setToolTip(tip);
+  b->setAutoRaise(true);
+  return b;
+}
+
+}  // namespace
+
+GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker* layouts,
+                       QWidget* parent)
+    : QWidget(parent), runs_(runs), selection_(selection), layouts_(layouts) {
+  scene_ = new GraphScene(this);
+  view_ = new GraphView(scene_, this);
+  kind_box_ = new QComboBox(this);
+  kind_box_->addItem(tr("Hint graph"), static_cast<int>(GraphKind::kHint));
+  kind_box_->addItem(tr("Normalised graph"), static_cast<int>(GraphKind::kNormalized));
+  kind_box_->addItem(tr("Impl graph (selected case)"), static_cast<int>(GraphKind::kImpl));
+  kind_box_->setToolTip(tr("Which graph of the selected kernel to draw"));
+  search_ = new QLineEdit(this);
+  search_->setPlaceholderText(tr("Search node name or op type…"));
+  search_->setClearButtonEnabled(true);
+  search_->setMaximumWidth(260);
+  search_info_ = new QLabel(this);
+  auto* fit = Button(tr("Fit"), tr("Fit the graph into the view (F)"), this);
+  auto* zin = Button(tr("+"), tr("Zoom in (wheel up)"), this);
+  auto* zout = Button(tr("−"), tr("Zoom out (wheel down)"), this);
+  legend_ = new QLabel(this);
+  legend_->setTextFormat(Qt::RichText);
+  info_ = new QLabel(this);
+  info_->setStyleSheet(QStringLiteral("color: #555;"));
+
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(4, 2, 4, 2);
+  bar->addWidget(kind_box_);
+  bar->addWidget(search_);
+  bar->addWidget(search_info_);
+  bar->addStretch(1);
+  bar->addWidget(zout);
+  bar->addWidget(zin);
+  bar->addWidget(fit);
+  auto* foot = new QHBoxLayout;
+  foot->setContentsMargins(4, 0, 4, 2);
+  foot->addWidget(legend_, 1);
+  foot->addWidget(info_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addLayout(bar);
+  layout->addWidget(view_, 1);
+  layout->addLayout(foot);
+
+  connect(kind_box_, &QComboBox::currentIndexChanged, this, [this](int) {
+    kind_ = static_cast<GraphKind>(kind_box_->currentData().toInt());
+    refresh();
+  });
+  connect(search_, &QLineEdit::textChanged, this, [this](const QString& t) { search(t); });
+  connect(search_, &QLineEdit::returnPressed, this, &GraphPanel::findNext);
+  connect(fit, &QToolButton::clicked, view_, &GraphView::fit);
+  connect(zin, &QToolButton::clicked, view_, &GraphView::zoomIn);
+  connect(zout, &QToolButton::clicked, view_, &GraphView::zoomOut);
+  connect(scene_, &GraphScene::nodeClicked, this, &GraphPanel::onNodeClicked);
+  connect(selection_, &SelectionModel::selectionChanged, this, &GraphPanel::onSelectionChanged);
+  connect(layouts_, &LayoutWorker::ready, this, &GraphPanel::onLayoutReady);
+  refresh();
+}
+
+void GraphPanel::setGraphKind(GraphKind kind) {
+  kind_box_->setCurrentIndex(kind_box_->findData(static_cast<int>(kind)));
+}
+
+void GraphPanel::onSelectionChanged(const Selection& now, const Selection& before) {
+  const bool graph_changed = now.run != before.run || now.kernel != before.kernel ||
+                             (kind_ == GraphKind::kImpl && now.tcase != before.tcase);
+  if (graph_changed) {
+    refresh();
+    return;
+  }
+  if (now.node != before.node && !overview_) {
+    const QRectF r = scene_->setSelectedNode(now.node);
+    if (!r.isNull()) view_->centerOnRect(r);
+  }
+}
+
+void GraphPanel::refresh() {
+  const Selection& sel = selection_->current();
+  const RunPtr run = runs_->run(sel.run);
+  ready_ = false;
+  overview_ = false;
+  spec_ = {};
+  key_.clear();
+  kind_box_->setEnabled(run && run->ok() && sel.kernel >= 0);
+  auto message = [this](const QString& text) {
+    scene_->showMessage(text);
+    view_->resetTransform();
+    view_->centerOn(scene_->sceneRect().center());
+    legend_->clear();
+    info_->clear();
+    ready_ = true;
+    emit graphShown(key_);
+  };
+  if (!run) {
+    message(tr("Open a graph file or a report.json: File ▸ Open, or drop it here."));
+    return;
+  }
+  if (!run->ok()) {
+    message(tr("This run failed:\n%1").arg(run->error));
+    return;
+  }
+  if (sel.kernel < 0 || run->kernel(sel.kernel) == nullptr) {
+    if (run->kernelCount() == 0) {
+      message(tr("The input holds no AscGraph to compile."));
+      return;
+    }
+    overview_ = true;
+    spec_ = GraphScene::SpecForKernels(*run);
+    key_ = QStringLiteral("run%1/kernels").arg(run->id);
+  } else {
+    const auto& k = *run->kernel(sel.kernel);
+    const int c = EffectiveCase(k, sel.tcase);
+    GraphResult g = KernelGraph(k, kind_, c);
+    if (!g.graph) {
+      message(g.error);
+      return;
+    }
+    spec_ = GraphScene::SpecForGraph(*g.graph);
+    key_ = QStringLiteral("run%1/k%2/%3").arg(run->id).arg(sel.kernel).arg(static_cast<int>(kind_));
+    if (kind_ == GraphKind::kImpl) key_ += QStringLiteral("/c%1").arg(c);
+  }
+  if (auto layout = layouts_->request(key_, spec_)) {
+    show(layout);
+  } else {
+    scene_->showMessage(spec_.nodes.size() > static_cast<std::size_t>(kLargeGraph)
+                            ? tr("Laying out %1 nodes (large graph, this may take a while)…")
+                                  .arg(spec_.nodes.size())
+                            : tr("Laying out %1 nodes…").arg(spec_.nodes.size()));
+    info_->clear();
+  }
+}
+
+void GraphPanel::onLayoutReady(const QString& key) {
+  if (key != key_ || ready_) return;
+  show(layouts_->cached(key));
+}
+
+void GraphPanel::show(const std::shared_ptr<const GraphLayout>& layout) {
+  if (!layout) return;
+  scene_->setGraph(spec_, *layout);
+  updateLegend();
+  info_->setText(layout->ok() ? tr("%1 nodes, %2 edges · layout %3 ms")
+                                    .arg(spec_.nodes.size())
+                                    .arg(spec_.edges.size())
+                                    .arg(layout->ms, 0, 'f', 1)
+                              : QString());
+  view_->showStart();
+  const QString node = selection_->current().node;
+  if (!overview_ && !node.isEmpty()) scene_->setSelectedNode(node);
+  search(search_->text());
+  ready_ = true;
+  emit graphShown(key_);
+}
+
+void GraphPanel::updateLegend() {
+  if (overview_) {
+    legend_->setText(
+        tr("<span style='background:#b8e0b0'>&nbsp;compiled&nbsp;</span> "
+           "<span style='background:#f4a5a5'>&nbsp;refused&nbsp;</span> · click a kernel to open "
+           "it"));
+    return;
+  }
+  std::set<QString> present;
+  for (const auto& n : spec_.nodes)
+    present.insert(n.compute);
+  QStringList chips;
+  for (const QString& c : ComputeNames()) {
+    if (present.count(c) == 0) continue;
+    chips << QStringLiteral("<span style='background:%1'>&nbsp;%2&nbsp;</span>")
+                 .arg(ComputeColor(c).name(), c);
+  }
+  if (present.count(QStringLiteral("unknown")) != 0) chips << tr("white: unknown op");
+  legend_->setText(chips.join(QStringLiteral(" ")));
+}
+
+QStringList GraphPanel::search(const QString& text) {
+  matches_ = scene_->search(text);
+  match_index_ = -1;
+  if (text.isEmpty()) {
+    search_info_->clear();
+  } else {
+    search_info_->setText(matches_.isEmpty()
+                              ? tr("no match")
+                              : tr("%n match(es)", "", static_cast<int>(matches_.size())));
+  }
+  if (search_->text() != text) search_->setText(text);
+  if (!matches_.isEmpty()) {
+    match_index_ = 0;
+    view_->centerOnRect(scene_->nodeRect(matches_.front()));
+  }
+  return matches_;
+}
+
+void GraphPanel::findNext() {
+  if (matches_.isEmpty()) return;
+  match_index_ = (match_index_ + 1) % static_cast<int>(matches_.size());
+  const QString name = matches_[match_index_];
+  if (overview_) {
+    view_->centerOnRect(scene_->nodeRect(name));
+  } else {
+    selection_->selectNode(name);
+  }
+}
+
+void GraphPanel::onNodeClicked(const QString& name) {
+  const Selection& sel = selection_->current();
+  if (overview_) {
+    if (name.isEmpty()) return;
+    for (std::size_t i = 0; i < spec_.nodes.size(); ++i) {
+      if (spec_.nodes[i].name == name) {
+        selection_->selectKernel(sel.run, static_cast<int>(i));
+        return;
+      }
+    }
+    return;
+  }
+  selection_->selectNode(name);
+}
+
+}  // namespace af::viewer

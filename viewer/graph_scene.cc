@@ -1,0 +1,344 @@
+#include "graph_scene.h"
+
+#include <QFont>
+#include <QFontMetricsF>
+#include <QGraphicsPathItem>
+#include <QGraphicsSceneMouseEvent>
+#include <QGraphicsSimpleTextItem>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QtMath>
+#include <cmath>
+
+#include "autofuse/ir/graph.h"
+#include "compute_style.h"
+#include "report.pb.h"
+
+namespace af::viewer {
+namespace {
+
+constexpr double kPadX = 10;
+constexpr double kPadY = 6;
+constexpr double kMinWidth = 70;
+
+QFont NameFont() {
+  QFont f;
+  f.setPointSizeF(9);
+  f.setBold(true);
+  return f;
+}
+QFont TypeFont() {
+  QFont f;
+  f.setPointSizeF(8.5);
+  return f;
+}
+QFont DetailFont() {
+  QFont f;
+  f.setPointSizeF(7.5);
+  return f;
+}
+
+QString Elide(const QString& s, int max) {
+  return s.size() <= max ? s : s.left(max - 1) + "…";
+}
+
+QSizeF LabelSize(const GraphSpec::Node& n) {
+  const QFontMetricsF name(NameFont());
+  const QFontMetricsF type(TypeFont());
+  const QFontMetricsF detail(DetailFont());
+  double w = std::max(name.horizontalAdvance(n.name), type.horizontalAdvance(n.type));
+  double h = name.height() + type.height();
+  if (!n.detail.isEmpty()) {
+    w = std::max(w, detail.horizontalAdvance(n.detail));
+    h += detail.height();
+  }
+  return {std::max(kMinWidth, std::ceil(w + 2 * kPadX)), std::ceil(h + 2 * kPadY)};
+}
+
+QString ExprList(const std::vector<sym::Expr>& v) {
+  QStringList parts;
+  for (const auto& e : v)
+    parts << QString::fromStdString(e.ToString());
+  return parts.join(", ");
+}
+
+}  // namespace
+
+// One node: a rounded box with the name, the op type and a detail line.
+class NodeItem : public QGraphicsItem {
+ public:
+  NodeItem(const GraphSpec::Node& n, const QRectF& rect) : node_(n), rect_(rect) {
+    setToolTip(n.tooltip);
+    setAcceptHoverEvents(true);
+    setCursor(Qt::PointingHandCursor);
+  }
+  const GraphSpec::Node& node() const { return node_; }
+  QRectF rect() const { return rect_; }
+  QRectF boundingRect() const override { return rect_.adjusted(-3, -3, 3, 3); }
+
+  void setSelectedNode(bool on) {
+    selected_ = on;
+    update();
+  }
+  void setMatch(bool on) {
+    match_ = on;
+    update();
+  }
+  bool match() const { return match_; }
+
+  void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+    p->setRenderHint(QPainter::Antialiasing);
+    const QColor fill = node_.fill.isValid() ? node_.fill : ComputeColor(node_.compute);
+    QPen pen(QColor(0x55, 0x55, 0x55), 1.0);
+    if (match_) pen = QPen(QColor(0xff, 0x8c, 0x00), 2.5, Qt::DashLine);
+    if (selected_) pen = QPen(QColor(0xd6, 0x27, 0x28), 3.0);
+    p->setPen(pen);
+    p->setBrush(fill);
+    p->drawRoundedRect(rect_, 5, 5);
+    QRectF r = rect_.adjusted(kPadX / 2, kPadY, -kPadX / 2, -kPadY);
+    const QFontMetricsF fm_name(NameFont());
+    const QFontMetricsF fm_type(TypeFont());
+    p->setPen(Qt::black);
+    p->setFont(NameFont());
+    p->drawText(QRectF(r.left(), r.top(), r.width(), fm_name.height()), Qt::AlignCenter,
+                node_.name);
+    p->setFont(TypeFont());
+    p->setPen(QColor(0x20, 0x20, 0x20));
+    p->drawText(QRectF(r.left(), r.top() + fm_name.height(), r.width(), fm_type.height()),
+                Qt::AlignCenter, node_.type);
+    if (!node_.detail.isEmpty()) {
+      const QFontMetricsF fm_detail(DetailFont());
+      p->setFont(DetailFont());
+      p->setPen(QColor(0x50, 0x50, 0x50));
+      p->drawText(QRectF(r.left(), r.top() + fm_name.height() + fm_type.height(), r.width(),
+                         fm_detail.height()),
+                  Qt::AlignCenter, node_.detail);
+    }
+  }
+
+ private:
+  GraphSpec::Node node_;
+  QRectF rect_;
+  bool selected_ = false;
+  bool match_ = false;
+};
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
+  setBackgroundBrush(Qt::white);
+}
+
+GraphSpec GraphScene::SpecForGraph(const ir::Graph& g) {
+  GraphSpec spec;
+  auto axis_name = [&g](std::int64_t id) {
+    const ir::Axis* a = g.FindAxis(id);
+    return a != nullptr ? QString::fromStdString(a->name) : QString::number(id);
+  };
+  for (const auto& n : g.nodes) {
+    GraphSpec::Node sn;
+    sn.name = QString::fromStdString(n.name);
+    sn.type = QString::fromStdString(n.type);
+    sn.compute = ComputeOf(sn.type);
+    QStringList tip;
+    tip << QStringLiteral("<b>%1</b> : %2 (%3)")
+               .arg(sn.name.toHtmlEscaped(), sn.type.toHtmlEscaped(), sn.compute);
+    if (!n.outputs.empty()) {
+      const ir::Tensor& t = n.outputs[0];
+      const auto dt = ir::DTypeName(t.dtype);
+      const QString dtype = QString::fromLatin1(dt.data(), static_cast<qsizetype>(dt.size()));
+      if (g.type == ir::GraphType::kImpl) {
+        // Impl graphs: where the tensor lives and which axes the UB buffer holds.
+        const auto pos = ir::PositionName(t.mem.position);
+        QStringList vec;
+        for (auto id : t.vectorized_axis)
+          vec << axis_name(id);
+        sn.detail =
+            dtype + " · " + QString::fromLatin1(pos.data(), static_cast<qsizetype>(pos.size()));
+        if (!vec.isEmpty()) sn.detail += " {" + vec.join(", ") + "}";
+        sn.detail = Elide(sn.detail, 40);
+      } else {
+        sn.detail = Elide(dtype + " [" + ExprList(t.repeats) + "]", 40);
+      }
+      for (std::size_t o = 0; o < n.outputs.size(); ++o) {
+        const ir::Tensor& to = n.outputs[o];
+        QStringList axes;
+        for (auto id : to.axis)
+          axes << axis_name(id);
+        QStringList vec;
+        for (auto id : to.vectorized_axis)
+          vec << axis_name(id);
+        const auto dto = ir::DTypeName(to.dtype);
+        tip << QStringLiteral("y%1: %2 axis={%3} repeats=(%4) strides=(%5)")
+                   .arg(o)
+                   .arg(QString::fromLatin1(dto.data(), static_cast<qsizetype>(dto.size())),
+                        axes.join(", "), ExprList(to.repeats).toHtmlEscaped(),
+                        ExprList(to.strides).toHtmlEscaped());
+        if (!vec.isEmpty()) tip << QStringLiteral("  vectorised {%1}").arg(vec.join(", "));
+      }
+    }
+    if (!n.sched.axis.empty()) {
+      QStringList loop;
+      for (auto id : n.sched.axis)
+        loop << axis_name(id);
+      tip << QStringLiteral("loop nest: %1; loop axis %2")
+                 .arg(loop.join(" ▸ "),
+                      n.sched.loop_axis >= 0 ? axis_name(n.sched.loop_axis) : QString("—"));
+    }
+    sn.tooltip = tip.join("<br>");
+    sn.size = LabelSize(sn);
+    spec.nodes.push_back(std::move(sn));
+  }
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    for (const auto& in : g.nodes[i].inputs) {
+      if (in.node < 0 || static_cast<std::size_t>(in.node) >= g.nodes.size()) continue;
+      GraphSpec::Edge e;
+      e.from = in.node;
+      e.to = static_cast<int>(i);
+      spec.edges.push_back(e);
+    }
+  }
+  return spec;
+}
+
+GraphSpec GraphScene::SpecForKernels(const Run& run) {
+  GraphSpec spec;
+  for (int i = 0; i < run.kernelCount(); ++i) {
+    const report::KernelReport& k = *run.kernel(i);
+    GraphSpec::Node sn;
+    sn.name = GraphName(k).isEmpty() ? QString::fromStdString(k.name()) : GraphName(k);
+    sn.type = Elide(QString::fromStdString(k.name()), 44);
+    const bool refused = !k.error_code().empty();
+    if (refused) {
+      sn.detail = QStringLiteral("refused: ") + QString::fromStdString(k.error_code());
+      sn.fill = QColor(0xf4, 0xa5, 0xa5);
+    } else if (k.has_tiling()) {
+      const int c = DefaultCase(k);
+      sn.detail = QStringLiteral("%1 · %2 cores · %3 cycles")
+                      .arg(ShortCaseName(k, c))
+                      .arg(k.tiling().block_dim())
+                      .arg(k.tiling().modeled_cycles(), 0, 'f', 0);
+      sn.fill = QColor(0xb8, 0xe0, 0xb0);
+    } else {
+      sn.detail = QStringLiteral("%1 cases · sizes unbound").arg(k.cases_size());
+      sn.fill = QColor(0xd8, 0xea, 0xd4);
+    }
+    sn.compute = QStringLiteral("kernel");
+    sn.tooltip = QStringLiteral("<b>%1</b><br>%2<br>%3")
+                     .arg(sn.name.toHtmlEscaped(), QString::fromStdString(k.name()),
+                          refused ? QString::fromStdString(k.error()).toHtmlEscaped() : sn.detail);
+    sn.size = LabelSize(sn);
+    spec.nodes.push_back(std::move(sn));
+  }
+  return spec;
+}
+
+void GraphScene::setGraph(const GraphSpec& spec, const GraphLayout& layout) {
+  clear();
+  items_.clear();
+  message_.clear();
+  spec_ = spec;
+  if (!layout.ok()) {
+    showMessage(layout.error);
+    return;
+  }
+  const QPen edge_pen(QColor(0x60, 0x60, 0x60), 1.2);
+  for (std::size_t i = 0; i < spec.edges.size() && i < layout.edges.size(); ++i) {
+    const auto& le = layout.edges[i];
+    if (le.spline.empty()) continue;
+    QPainterPath path(le.spline[0]);
+    std::size_t k = 1;
+    for (; k + 2 < le.spline.size(); k += 3)
+      path.cubicTo(le.spline[k], le.spline[k + 1], le.spline[k + 2]);
+    for (; k < le.spline.size(); ++k)
+      path.lineTo(le.spline[k]);
+    auto* item = addPath(path, edge_pen);
+    item->setZValue(0);
+    item->setToolTip(spec.edges[i].tooltip);
+    if (le.has_arrow) {
+      const QPointF base = le.spline.back();
+      const QPointF tip = le.arrow_tip;
+      const QPointF d = tip - base;
+      const double len = std::hypot(d.x(), d.y());
+      if (len > 0.01) {
+        const QPointF n(-d.y() / len * 3.5, d.x() / len * 3.5);
+        QPolygonF head;
+        head << tip << base + n << base - n;
+        auto* h = addPolygon(head, edge_pen, QBrush(QColor(0x60, 0x60, 0x60)));
+        h->setZValue(0);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < spec.nodes.size() && i < layout.nodes.size(); ++i) {
+    auto* item = new NodeItem(spec.nodes[i], layout.nodes[i]);
+    item->setZValue(1);
+    addItem(item);
+    items_.push_back(item);
+  }
+  setSceneRect(graphRect());
+  if (!selected_.isEmpty()) setSelectedNode(selected_);
+}
+
+void GraphScene::showMessage(const QString& text) {
+  clear();
+  items_.clear();
+  message_ = text;
+  auto* t = addSimpleText(text);
+  t->setBrush(QColor(0x60, 0x60, 0x60));
+  setSceneRect(t->boundingRect().adjusted(-20, -20, 20, 20));
+}
+
+QRectF GraphScene::setSelectedNode(const QString& name) {
+  selected_ = name;
+  QRectF r;
+  for (NodeItem* item : items_) {
+    const bool on = !name.isEmpty() && item->node().name == name;
+    item->setSelectedNode(on);
+    if (on) r = item->rect();
+  }
+  return r;
+}
+
+QStringList GraphScene::search(const QString& text) {
+  QStringList names;
+  for (NodeItem* item : items_) {
+    const bool on = !text.isEmpty() && (item->node().name.contains(text, Qt::CaseInsensitive) ||
+                                        item->node().type.contains(text, Qt::CaseInsensitive));
+    item->setMatch(on);
+    if (on) names << item->node().name;
+  }
+  return names;
+}
+
+QRectF GraphScene::nodeRect(const QString& name) const {
+  for (NodeItem* item : items_) {
+    if (item->node().name == name) return item->rect();
+  }
+  return {};
+}
+
+QRectF GraphScene::graphRect() const {
+  return itemsBoundingRect().adjusted(-12, -12, 12, 12);
+}
+
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+  QGraphicsScene::mousePressEvent(event);
+  if (event->button() != Qt::LeftButton) return;
+  press_pos_ = event->screenPos();
+  for (QGraphicsItem* it : items(event->scenePos())) {
+    if (auto* node = dynamic_cast<NodeItem*>(it)) {
+      emit nodeClicked(node->node().name);
+      return;
+    }
+  }
+  background_press_ = true;
+}
+
+void GraphScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {
+  QGraphicsScene::mouseReleaseEvent(event);
+  // A click on the background clears the node selection; a drag (panning) does not.
+  if (background_press_ && (event->screenPos() - press_pos_).manhattanLength() < 4) {
+    emit nodeClicked(QString());
+  }
+  background_press_ = false;
+}
+
+}  // namespace af::viewer

@@ -1,0 +1,93 @@
+#include "kernel_inspector.h"
+
+#include <QLabel>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "axes_tab.h"
+#include "cost_tab.h"
+#include "fusion_tab.h"
+#include "report.pb.h"
+#include "run_manager.h"
+#include "source_tab.h"
+#include "templates_tab.h"
+
+namespace af::viewer {
+
+KernelInspector::KernelInspector(RunManager* runs, SelectionModel* selection, QWidget* parent)
+    : QWidget(parent), runs_(runs), selection_(selection) {
+  title_ = new QLabel(this);
+  title_->setTextFormat(Qt::RichText);
+  title_->setWordWrap(true);
+  tabs_ = new QTabWidget(this);
+  axes_ = new AxesTab(tabs_);
+  templates_ = new TemplatesTab(selection, tabs_);
+  cost_ = new CostTab(selection, tabs_);
+  source_ = new SourceTab(tabs_);
+  fusion_ = new FusionTab(tabs_);
+  tabs_->addTab(axes_, tr("Axes"));
+  tabs_->addTab(templates_, tr("Templates"));
+  tabs_->addTab(cost_, tr("Cost"));
+  tabs_->addTab(source_, tr("Source"));
+  tabs_->addTab(fusion_, tr("Fusion"));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(title_);
+  layout->addWidget(tabs_, 1);
+  connect(selection_, &SelectionModel::selectionChanged, this,
+          &KernelInspector::onSelectionChanged);
+  refresh();
+}
+
+QStringList KernelInspector::TabNames() {
+  return {QStringLiteral("axes"), QStringLiteral("templates"), QStringLiteral("cost"),
+          QStringLiteral("source"), QStringLiteral("fusion")};
+}
+
+bool KernelInspector::setCurrentTab(const QString& name) {
+  const int i = static_cast<int>(TabNames().indexOf(name.toLower()));
+  if (i < 0) return false;
+  tabs_->setCurrentIndex(i);
+  return true;
+}
+
+QString KernelInspector::currentTab() const {
+  const int i = tabs_->currentIndex();
+  return i >= 0 && i < TabNames().size() ? TabNames()[i] : QString();
+}
+
+QString KernelInspector::title() const {
+  return title_->text();
+}
+
+void KernelInspector::onSelectionChanged(const Selection& now, const Selection& before) {
+  if (now.run != before.run || now.kernel != before.kernel || now.tcase != before.tcase) {
+    refresh();
+    return;
+  }
+  if (now.node != before.node) {
+    source_->showNode(now.node);
+    fusion_->showNode(now.node);
+  }
+}
+
+void KernelInspector::refresh() {
+  const Selection& sel = selection_->current();
+  const RunPtr run = runs_->run(sel.run);
+  const auto* k = run ? run->kernel(sel.kernel) : nullptr;
+  if (k == nullptr) {
+    title_->setText(run ? tr("<b>%1</b> — select a kernel").arg(run->title.toHtmlEscaped())
+                        : tr("No kernel selected"));
+  } else {
+    title_->setText(tr("<b>%1</b> (from %2) · %3")
+                        .arg(QString::fromStdString(k->name()).toHtmlEscaped(),
+                             GraphName(*k).toHtmlEscaped(), run->title.toHtmlEscaped()));
+  }
+  for (InspectorTab* tab :
+       std::initializer_list<InspectorTab*>{axes_, templates_, cost_, source_, fusion_}) {
+    tab->showKernel(run, k != nullptr ? sel.kernel : -1, sel.tcase);
+    tab->showNode(sel.node);
+  }
+}
+
+}  // namespace af::viewer

@@ -1,0 +1,56 @@
+// The kernel inspector: a title line for the selected kernel and its tabs — Axes, Templates,
+// Cost, Source, Fusion — each fed from the shared selection (kernel, tiling case, node).
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+#include "selection_model.h"
+
+class QLabel;
+class QTabWidget;
+
+namespace af::viewer {
+
+class AxesTab;
+class CostTab;
+class FusionTab;
+class RunManager;
+class SourceTab;
+class TemplatesTab;
+
+class KernelInspector : public QWidget {
+  Q_OBJECT
+
+ public:
+  KernelInspector(RunManager* runs, SelectionModel* selection, QWidget* parent = nullptr);
+
+  AxesTab* axes() const { return axes_; }
+  TemplatesTab* templates() const { return templates_; }
+  CostTab* cost() const { return cost_; }
+  SourceTab* source() const { return source_; }
+  FusionTab* fusion() const { return fusion_; }
+  QTabWidget* tabs() const { return tabs_; }
+
+  static QStringList TabNames();  // "axes", "templates", "cost", "source", "fusion"
+  // Switches to a tab by name (case-insensitive); false for an unknown name.
+  bool setCurrentTab(const QString& name);
+  QString currentTab() const;
+  QString title() const;
+
+ private:
+  void onSelectionChanged(const Selection& now, const Selection& before);
+  void refresh();
+
+  RunManager* runs_;
+  SelectionModel* selection_;
+  QLabel* title_;
+  QTabWidget* tabs_;
+  AxesTab* axes_;
+  TemplatesTab* templates_;
+  CostTab* cost_;
+  SourceTab* source_;
+  FusionTab* fusion_;
+};
+
+}  // namespace af::viewer

@@ -1,0 +1,166 @@
+#include "navigator_model.h"
+
+#include <QFileInfo>
+
+#include "report.pb.h"
+
+namespace af::viewer {
+namespace {
+
+QStandardItem* Item(const QString& text, int kind, int run, int kernel, int tcase) {
+  auto* item = new QStandardItem(text);
+  item->setEditable(false);
+  item->setData(run, NavigatorModel::kRunRole);
+  item->setData(kernel, NavigatorModel::kKernelRole);
+  item->setData(tcase, NavigatorModel::kCaseRole);
+  item->setData(kind, NavigatorModel::kKindRole);
+  return item;
+}
+
+QList<QStandardItem*> Row(QStandardItem* first, const QString& status, const QString& tip) {
+  auto* second = new QStandardItem(status);
+  second->setEditable(false);
+  for (int role : {NavigatorModel::kRunRole, NavigatorModel::kKernelRole, NavigatorModel::kCaseRole,
+                   NavigatorModel::kKindRole}) {
+    second->setData(first->data(role), role);
+  }
+  first->setToolTip(tip);
+  second->setToolTip(tip);
+  first->setData(QStringList({first->text(), status, tip}).join(QLatin1Char('\n')),
+                 NavigatorModel::kSearchRole);
+  return {first, second};
+}
+
+}  // namespace
+
+NavigatorModel::NavigatorModel(QObject* parent) : QStandardItemModel(parent) {
+  setHorizontalHeaderLabels({tr("Run / kernel / case"), tr("Outcome")});
+}
+
+void NavigatorModel::addRun(int run_index, const Run& run) {
+  QStringList what;
+  if (!run.request.bindings.empty()) what << BindingsText(run.request.bindings);
+  what << QString::fromStdString(run.request.soc);
+  if (!run.request.flags.empty()) what << FlagsText(run.request.flags);
+  QStringList tip;
+  tip << tr("Input: %1").arg(run.request.input.toHtmlEscaped());
+  if (!run.report_path.isEmpty()) tip << tr("Report: %1").arg(run.report_path.toHtmlEscaped());
+  tip << tr("Profile: %1").arg(QString::fromStdString(run.request.soc));
+  tip << tr("Bindings: %1")
+             .arg(run.request.bindings.empty() ? tr("none") : BindingsText(run.request.bindings));
+  if (!run.request.flags.empty()) tip << tr("Flags: %1").arg(FlagsText(run.request.flags));
+  if (run.report) {
+    QStringList t;
+    for (const auto& st : run.report->timings())
+      t << QStringLiteral("%1 %2 ms")
+               .arg(QString::fromStdString(st.stage()))
+               .arg(st.ms(), 0, 'f', 1);
+    if (!t.isEmpty()) tip << tr("Stages: %1").arg(t.join(", "));
+  }
+  auto* run_item = Item(run.title, kRunItem, run_index, -1, -1);
+  QFont bold = run_item->font();
+  bold.setBold(true);
+  run_item->setFont(bold);
+  const QList<QStandardItem*> run_row =
+      Row(run_item, what.join(QStringLiteral(" · ")), tip.join(QStringLiteral("<br>")));
+  if (!run.ok()) {
+    run_row[1]->setText(tr("failed"));
+    run_row[1]->setForeground(QColor(0xb0, 0x00, 0x00));
+    auto* reason = Item(run.error, kReasonItem, run_index, -1, -1);
+    reason->setForeground(QColor(0xb0, 0x00, 0x00));
+    run_item->appendRow(Row(reason, QString(), run.error.toHtmlEscaped()));
+  }
+  for (int i = 0; i < run.kernelCount(); ++i) {
+    const report::KernelReport& k = *run.kernel(i);
+    const QString graph = GraphName(k);
+    const QString label = graph.isEmpty() ? QString::fromStdString(k.name()) : graph;
+    auto* kitem = Item(label, kKernelItem, run_index, i, -1);
+    QString outcome;
+    QString ktip = tr("kernel %1").arg(QString::fromStdString(k.name()).toHtmlEscaped());
+    if (i < static_cast<int>(run.origins.size())) {
+      ktip += QStringLiteral("<br>") + QString::fromStdString(run.origins[i]).toHtmlEscaped();
+    }
+    const bool refused = !k.error_code().empty();
+    if (refused) {
+      outcome = tr("refused %1").arg(QString::fromStdString(k.error_code()));
+    } else if (k.has_tiling()) {
+      outcome = tr("%1 · %2 cores · %3 cycles")
+                    .arg(ShortCaseName(k, DefaultCase(k)))
+                    .arg(k.tiling().block_dim())
+                    .arg(k.tiling().modeled_cycles(), 0, 'f', 0);
+    } else {
+      outcome = tr("%n case(s), sizes unbound", "", k.cases_size());
+    }
+    const QList<QStandardItem*> krow = Row(kitem, outcome, ktip);
+    if (refused) {
+      krow[1]->setForeground(QColor(0xb0, 0x00, 0x00));
+      const QString why = QString::fromStdString(k.error_code() + ": " + k.error());
+      auto* reason = Item(why, kReasonItem, run_index, i, -1);
+      reason->setForeground(QColor(0xb0, 0x00, 0x00));
+      kitem->appendRow(Row(reason, QString(), why.toHtmlEscaped()));
+    }
+    for (int c = 0; c < k.cases_size(); ++c) {
+      const auto& cr = k.cases(c);
+      auto* citem = Item(ShortCaseName(k, c), kCaseItem, run_index, i, c);
+      QString cstat;
+      if (k.has_tiling()) {
+        const bool chosen = k.tiling().chosen_case() == c;
+        cstat = !cr.feasible() ? tr("infeasible")
+                               : tr("%1%2 cycles · %3 cores")
+                                     .arg(chosen ? tr("chosen · ") : QString())
+                                     .arg(cr.modeled_cycles(), 0, 'f', 0)
+                                     .arg(cr.block_dim());
+        if (chosen) {
+          QFont f = citem->font();
+          f.setBold(true);
+          citem->setFont(f);
+        }
+      } else {
+        cstat = tr("tiles %1").arg(QString::fromStdString(cr.tile_var()));
+      }
+      kitem->appendRow(Row(citem, cstat,
+                           QStringLiteral("%1: tiles %2; UB bytes = %3")
+                               .arg(QString::fromStdString(cr.name()).toHtmlEscaped(),
+                                    QString::fromStdString(cr.tile_var()),
+                                    QString::fromStdString(cr.ub_bytes_expr()).toHtmlEscaped())));
+    }
+    run_item->appendRow(krow);
+  }
+  appendRow(run_row);
+}
+
+QModelIndex NavigatorModel::indexFor(const Selection& s) const {
+  for (int r = 0; r < rowCount(); ++r) {
+    const QModelIndex run = index(r, 0);
+    if (run.data(kRunRole).toInt() != s.run) continue;
+    if (s.kernel < 0) return run;
+    for (int k = 0; k < rowCount(run); ++k) {
+      const QModelIndex kernel = index(k, 0, run);
+      if (kernel.data(kKindRole).toInt() != kKernelItem ||
+          kernel.data(kKernelRole).toInt() != s.kernel) {
+        continue;
+      }
+      if (s.tcase < 0) return kernel;
+      for (int c = 0; c < rowCount(kernel); ++c) {
+        const QModelIndex ci = index(c, 0, kernel);
+        if (ci.data(kKindRole).toInt() == kCaseItem && ci.data(kCaseRole).toInt() == s.tcase) {
+          return ci;
+        }
+      }
+      return kernel;
+    }
+    return run;
+  }
+  return {};
+}
+
+Selection NavigatorModel::selectionFor(const QModelIndex& index) {
+  Selection s;
+  if (!index.isValid()) return s;
+  s.run = index.data(kRunRole).toInt();
+  s.kernel = index.data(kKernelRole).toInt();
+  s.tcase = index.data(kKindRole).toInt() == kCaseItem ? index.data(kCaseRole).toInt() : -1;
+  return s;
+}
+
+}  // namespace af::viewer

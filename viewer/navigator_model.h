@@ -1,0 +1,39 @@
+// The navigator's tree: runs → kernels → tiling cases, with each kernel's refusal reason (code and
+// message) under it and a run's error under the run. Column 0 names the item, column 1 says how
+// it came out (chosen case and cores, "refused NO_AXES", bindings and profile of a run); a
+// kernel is named by the graph it was fused from, its kernel name is in the tooltip. Items
+// carry their run index, kernel index and case index in roles so the selection model can map
+// between tree indexes and selections.
+#pragma once
+
+#include <QStandardItemModel>
+
+#include "run_data.h"
+#include "selection_model.h"
+
+namespace af::viewer {
+
+class NavigatorModel : public QStandardItemModel {
+  Q_OBJECT
+
+ public:
+  enum Role {
+    kRunRole = Qt::UserRole + 1,
+    kKernelRole,
+    kCaseRole,
+    kKindRole,    // ItemKind
+    kSearchRole,  // everything the filter matches: names, kernel name, outcome, reasons
+  };
+  enum ItemKind { kRunItem = 1, kKernelItem, kCaseItem, kReasonItem };
+
+  explicit NavigatorModel(QObject* parent = nullptr);
+
+  // Appends the run (its index in the run manager is `run_index`).
+  void addRun(int run_index, const Run& run);
+  // The tree index of a selection (the deepest item it names); invalid when absent.
+  QModelIndex indexFor(const Selection& s) const;
+  // The selection a tree index stands for.
+  static Selection selectionFor(const QModelIndex& index);
+};
+
+}  // namespace af::viewer

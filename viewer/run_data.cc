@@ -1,0 +1,82 @@
+#include "run_data.h"
+
+#include <QStringList>
+
+#include "report.pb.h"
+
+namespace af::viewer {
+
+int Run::kernelCount() const {
+  return report ? report->kernels_size() : 0;
+}
+
+const report::KernelReport* Run::kernel(int index) const {
+  if (!report || index < 0 || index >= report->kernels_size()) return nullptr;
+  return &report->kernels(index);
+}
+
+const report::KernelReport* Run::kernelNamed(const std::string& name) const {
+  for (int i = 0; i < kernelCount(); ++i) {
+    if (report->kernels(i).name() == name) return &report->kernels(i);
+  }
+  return nullptr;
+}
+
+QString BindingsText(const sym::Bindings& b) {
+  QStringList parts;
+  for (const auto& [name, value] : b)
+    parts << QString::fromStdString(name) + "=" + QString::number(value);
+  return parts.join(", ");
+}
+
+QString FlagsText(const std::map<std::string, std::string>& flags) {
+  QStringList parts;
+  for (const auto& [k, v] : flags)
+    parts << "--" + QString::fromStdString(k) + "=" + QString::fromStdString(v);
+  return parts.join(";");
+}
+
+int DefaultCase(const report::KernelReport& k) {
+  if (k.cases_size() == 0) return -1;
+  if (k.has_tiling() && k.tiling().chosen_case() >= 0 &&
+      k.tiling().chosen_case() < k.cases_size()) {
+    return k.tiling().chosen_case();
+  }
+  return 0;
+}
+
+int EffectiveCase(const report::KernelReport& k, int requested) {
+  if (requested >= 0 && requested < k.cases_size()) return requested;
+  return DefaultCase(k);
+}
+
+QString ShortCaseName(const report::KernelReport& k, int c) {
+  if (c < 0 || c >= k.cases_size()) return {};
+  const QString name = QString::fromStdString(k.cases(c).name());
+  const QString prefix = GraphName(k) + "_";
+  if (!prefix.isEmpty() && name.startsWith(prefix) && name.size() > prefix.size()) {
+    return name.mid(prefix.size());
+  }
+  return name;
+}
+
+QString GraphName(const report::KernelReport& k) {
+  return QString::fromStdString(k.hint_graph().graph_name());
+}
+
+sym::Bindings CaseBindings(const report::KernelReport& k, int c) {
+  sym::Bindings b;
+  if (!k.has_tiling()) return b;
+  for (const auto& [name, value] : k.tiling().bindings())
+    b[name] = value;
+  if (c >= 0 && c < k.cases_size()) {
+    const auto& cr = k.cases(c);
+    if (cr.feasible()) {
+      if (!cr.tile_var().empty()) b[cr.tile_var()] = cr.tile();
+      if (!cr.block_var().empty()) b[cr.block_var()] = cr.tiles_per_block();
+    }
+  }
+  return b;
+}
+
+}  // namespace af::viewer

@@ -1,0 +1,41 @@
+// The one selection every panel shares (navigator, graph view, inspector tabs, flags form):
+// which run, which kernel of it, which tiling case, which graph node. A panel that changes it
+// calls one of the select* functions; every panel (the caller included) follows the single
+// selectionChanged signal, so views never talk to each other directly.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+namespace af::viewer {
+
+struct Selection {
+  int run = -1;     // index in the run manager
+  int kernel = -1;  // index in the run's report; -1: the run itself
+  int tcase = -1;   // tiling case; -1: the kernel's default (the chosen one)
+  QString node;     // node name in the shown graph; empty: none
+  friend bool operator==(const Selection&, const Selection&) = default;
+};
+
+class SelectionModel : public QObject {
+  Q_OBJECT
+
+ public:
+  using QObject::QObject;
+
+  const Selection& current() const { return current_; }
+
+  void selectRun(int run);
+  void selectKernel(int run, int kernel);
+  void selectCase(int tcase);
+  void selectNode(const QString& node);
+  void select(const Selection& s);
+
+ signals:
+  void selectionChanged(const af::viewer::Selection& now, const af::viewer::Selection& before);
+
+ private:
+  Selection current_;
+};
+
+}  // namespace af::viewer
