@@ -37,7 +37,7 @@ void Damage(const std::filesystem::path& file, unsigned seed) {
   const std::string text = test::ReadFile(file);
   const std::string name = file.filename().string();
   // Cut before the end of forward's return line, the graph is incomplete and must be refused.
-  const std::size_t ret = text.find("\n", text.find("        return"));
+  const std::size_t ret = text.find('\n', text.find("        return"));
   ASSERT_NE(ret, std::string::npos) << name;
   Tally cut;
   for (int i = 0; i < 40; ++i) {

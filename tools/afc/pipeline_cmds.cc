@@ -56,24 +56,20 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
                      {"ub_bytes", cr.solution.ub_bytes},
                      {"cycles", cr.solution.cost}});
   }
-  // Per-pipe figures of the first model: data movement and vector work per core.
-  const auto& p = att::CaseParamsFor(k.schedule, t.chosen, att::DimValues(k.schedule, o.bindings));
-  const double elems = static_cast<double>(af_tiling::BufferElems(p, t.solution.tile)) *
-                       static_cast<double>(t.solution.tiles_per_block);
-  return {{"kernel", k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name},
-          {"template", c.name},
-          {"tiling_key", t.chosen},
-          {"block_dim", t.solution.block_dim},
-          {"tiles", tiles},
-          {"ub_bytes", t.solution.ub_bytes},
-          {"pipes",
-           {{"MTE2", elems * att::MovedBytesPerElem(k.schedule, "Load") / 32.0},
-            {"MTE3", elems * att::MovedBytesPerElem(k.schedule, "Store") / 32.0},
-            {"VEC", elems * p.vec_ops_per_elem * 4.0 / 256.0},
-            {"SCALAR", 0.0}}},
-          {"cycles", t.solution.cost},
-          {"solve_ns", t.solve_ns},
-          {"cases", cases}};
+  const auto p = att::CaseParamsFor(k.schedule, t.chosen, att::DimValues(k.schedule, o.bindings));
+  const att::PipeEstimate pipes = att::EstimatePipes(k.schedule, p, t.solution);
+  return {
+      {"kernel", k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name},
+      {"template", c.name},
+      {"tiling_key", t.chosen},
+      {"block_dim", t.solution.block_dim},
+      {"tiles", tiles},
+      {"ub_bytes", t.solution.ub_bytes},
+      {"pipes",
+       {{"MTE2", pipes.mte2}, {"MTE3", pipes.mte3}, {"VEC", pipes.vec}, {"SCALAR", pipes.scalar}}},
+      {"cycles", t.solution.cost},
+      {"solve_ns", t.solve_ns},
+      {"cases", cases}};
 }
 
 }  // namespace

@@ -151,6 +151,18 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
   return d;
 }
 
+PipeEstimate EstimatePipes(const ScheduleResult& s, const af_tiling::CaseParams& p,
+                           const af_tiling::CaseSolution& sol) {
+  PipeEstimate e;
+  if (!sol.ok) return e;
+  const double elems = static_cast<double>(af_tiling::BufferElems(p, sol.tile)) *
+                       static_cast<double>(sol.tiles_per_block);
+  e.mte2 = elems * MovedBytesPerElem(s, "Load") / 32.0;
+  e.mte3 = elems * MovedBytesPerElem(s, "Store") / 32.0;
+  e.vec = elems * p.vec_ops_per_elem * 4.0 / 256.0;
+  return e;
+}
+
 sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
   const auto& c = s.cases.at(case_index);
   const sym::Expr tile = sym::Expr::Sym(c.tile_var);

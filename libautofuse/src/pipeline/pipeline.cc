@@ -201,6 +201,7 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
     auto* kr = out->add_kernels();
     kr->set_name(k.code.kernel_name.empty() ? codegen::KernelName(k.hint) : k.code.kernel_name);
     ir::ToProto(k.hint, kr->mutable_hint_graph());
+    kr->set_origin(k.origin);
     kr->set_error_code(k.error_code);
     kr->set_error(k.error);
     if (!k.error.empty() && k.schedule.cases.empty()) continue;
@@ -240,6 +241,13 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
         cr->set_block_dim(sol.block_dim);
         cr->set_ub_bytes(sol.ub_bytes);
         cr->set_modeled_cycles(sol.cost);
+        const auto params = att::CaseParamsFor(k.schedule, static_cast<int>(c),
+                                               att::DimValues(k.schedule, options.bindings));
+        const att::PipeEstimate pipes = att::EstimatePipes(k.schedule, params, sol);
+        cr->set_mte2_cycles(pipes.mte2);
+        cr->set_mte3_cycles(pipes.mte3);
+        cr->set_vec_cycles(pipes.vec);
+        cr->set_scalar_cycles(pipes.scalar);
       }
     }
     if (k.tiling) {

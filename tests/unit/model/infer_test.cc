@@ -32,8 +32,9 @@ Arg F(double v) {
   return Arg::Float(v);
 }
 
-Arg L(std::vector<std::int64_t> v) {
+Arg L(const std::vector<std::int64_t>& v) {
   std::vector<Arg> items;
+  items.reserve(v.size());
   for (auto x : v)
     items.push_back(Arg::Int(x));
   return Arg::List(std::move(items));

@@ -207,9 +207,9 @@ TEST(Pipeline, ReportCarriesGraphsCasesTilingAndTimings) {
       af::test::SourceDir() / "samples" / "hint_graphs" / "add_bcast_relu.AscGraphDef.txt";
   const CompileResult r = Compile(path.string(), o);
   const std::string json = ReportJson(r, o);
-  for (const char* key :
-       {"\"hint_graph\"", "\"impl_graph\"", "\"ub_bytes_expr\"", "\"tiling\"", "\"chosen_name\"",
-        "\"timings\"", "\"source_files\"", "\"decisions\"", "add_bcast_relu_B0Y1", "VECIN"}) {
+  for (const char* key : {"\"hint_graph\"", "\"impl_graph\"", "\"ub_bytes_expr\"", "\"tiling\"",
+                          "\"chosen_name\"", "\"timings\"", "\"source_files\"", "\"decisions\"",
+                          "add_bcast_relu_B0Y1", "VECIN", "\"mte2_cycles\"", "\"origin\""}) {
     EXPECT_THAT(json, HasSubstr(key));
   }
   std::vector<std::string> stages;

@@ -48,6 +48,17 @@ struct TilingDecision {
 TilingDecision Solve(const schedule::ScheduleResult& s, const sym::Bindings& b,
                      const hw::Profile& profile, int forced_case = -1);
 
+// Per-pipe estimate of one core's share under a solution (the first model's terms: GM bytes at
+// 32 B/cycle for MTE2 loads and MTE3 stores, vector work at 256 B/repeat; SCALAR not modelled).
+struct PipeEstimate {
+  double mte2 = 0;
+  double mte3 = 0;
+  double vec = 0;
+  double scalar = 0;
+};
+PipeEstimate EstimatePipes(const schedule::ScheduleResult& s, const af_tiling::CaseParams& p,
+                           const af_tiling::CaseSolution& sol);
+
 // Symbolic UB bytes of a case as a function of its tile variable and the size symbols.
 sym::Expr UbBytesExpr(const schedule::ScheduleResult& s, int case_index);
 
