@@ -83,6 +83,25 @@ TEST(Afc, InspectOurFixtures) {
   EXPECT_EQ(g["compute_types"]["buffer"], 3);
 }
 
+TEST(Afc, InspectFxGraphs) {
+  const auto dir = af::test::OurFixtures() / "fx";
+  int n = 0;
+  for (const auto& p : af::test::FilesUnder(dir, {".py"})) {
+    const Result r = Afc("inspect --json " + Shell(p.string()));
+    EXPECT_EQ(r.code, 0) << p << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["format"], "aten FX graph") << p;
+    EXPECT_GT(j["ops"].get<int>(), 0) << p;
+    ++n;
+  }
+  EXPECT_GE(n, 5);
+  const auto bad = af::test::TempDir("fxbad") / "fx_graph_readable.py";
+  std::ofstream(bad) << "class <lambda>(torch.nn.Module):\n    def forward(self, arg0_1: \"f32[4\n";
+  const Result r = Afc("inspect " + Shell(bad.string()));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr(bad.string() + ":"));
+}
+
 TEST(Afc, MissingFileAndDirectory) {
   Result r = Afc("inspect /nonexistent/graph.txt");
   EXPECT_EQ(r.code, 2);

@@ -3,9 +3,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "autofuse/importers/fx_graph.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/validate.h"
+#include "autofuse/model/graph.h"
 #include "commands.h"
 
 namespace af::cli {
@@ -95,9 +97,62 @@ void PrintGraph(const ir::LoadedGraph& lg, const std::vector<ir::Diagnostic>& di
   if (!diags.empty()) std::cout << ir::FormatDiagnostics(diags);
 }
 
+// An aten FX graph (fx_graph_readable.py / _transformed.py / _runnable.py): inputs, symbols, ops by
+// name, what type inference made of them, and its diagnostics (warnings: exit 0).
+int InspectFxGraph(const InspectOptions& opts, const std::string& text) {
+  const model::Graph g = importers::ParseFxGraph(text, opts.input);
+  std::map<std::string, int> ops;
+  for (const auto& n : g.nodes)
+    ++ops[n.op.ToString()];
+  if (opts.json) {
+    json j;
+    j["input"] = opts.input;
+    j["format"] = "aten FX graph";
+    j["name"] = g.name;
+    j["torch_version"] = g.torch_version;
+    j["symbols"] = g.symbols;
+    json inputs = json::array();
+    for (int id : g.inputs)
+      inputs.push_back({{"name", g.value(id).name}, {"type", g.value(id).type.ToString()}});
+    j["inputs"] = inputs;
+    j["ops"] = g.CountNodes(model::NodeKind::kOp);
+    j["python_nodes"] = g.CountNodes(model::NodeKind::kPython);
+    j["op_counts"] = ops;
+    j["outputs"] = g.outputs.size();
+    json diags = json::array();
+    for (const auto& d : g.diagnostics) {
+      diags.push_back({{"kind", model::DiagnosticKindName(d.kind)}, {"message", d.message}});
+    }
+    j["diagnostics"] = diags;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << opts.input << ": aten FX graph " << g.name;
+  if (!g.torch_version.empty()) std::cout << " (torch " << g.torch_version << ")";
+  std::cout << "\n  symbols: " << (g.symbols.empty() ? "(none)" : "");
+  for (std::size_t i = 0; i < g.symbols.size(); ++i)
+    std::cout << (i != 0 ? ", " : "") << g.symbols[i];
+  std::cout << "\n  inputs: " << g.inputs.size() << "\n";
+  for (int id : g.inputs)
+    std::cout << "    " << g.value(id).name << " : " << g.value(id).type.ToString() << "\n";
+  std::cout << "  nodes: " << g.CountNodes(model::NodeKind::kOp) << " ops, "
+            << g.CountNodes(model::NodeKind::kPython) << " size arithmetic, " << g.outputs.size()
+            << " outputs\n";
+  for (const auto& [op, c] : ops)
+    std::cout << "    " << op << (c > 1 ? " x" + std::to_string(c) : "") << "\n";
+  for (const auto& d : g.diagnostics) {
+    std::cout << "warning: " << model::DiagnosticKindName(d.kind) << ": " << d.message << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunInspect(const InspectOptions& opts) {
+  {
+    const std::string text = ir::ReadTextFile(opts.input);
+    if (importers::LooksLikeFxGraph(text)) return InspectFxGraph(opts, text);
+  }
   const ir::LoadedFile f = ir::LoadGraphFile(opts.input);
   std::vector<std::vector<ir::Diagnostic>> diags;
   bool bad = false;
