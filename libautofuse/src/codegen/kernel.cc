@@ -267,12 +267,11 @@ class KernelWriter {
         "), static_cast<uint32_t>(" + std::string(to_ub ? "gap_ub" : "gap_gm") + "), 0);");
     const std::string gidx = gm + "[static_cast<uint64_t>(" + gm_off + " + rc * pitch_gm)]";
     const std::string uidx = ub + "[static_cast<uint32_t>(" + ub_off + " + rc * pitch_ub)]";
-    if (to_ub) {
-      Line("DataCopyPad(" + uidx + ", " + gidx + ", prm, DataCopyPadExtParams<" + ty +
-           ">(false, 0, 0, " + ty + "(0)));");
-    } else {
-      Line("DataCopyPad(" + gidx + ", " + uidx + ", prm);");
-    }
+    const std::string copy = to_ub ? "DataCopyPad(" + uidx + ", " + gidx +
+                                         ", prm, DataCopyPadExtParams<" + ty + ">(false, 0, 0, " +
+                                         ty + "(0)));"
+                                   : "DataCopyPad(" + gidx + ", " + uidx + ", prm);";
+    Line(copy);
     --in_;
     Line("}");
     --in_;
@@ -282,12 +281,7 @@ class KernelWriter {
     ++in_;
     Line("DataCopyExtParams prm(1, static_cast<uint32_t>(len * static_cast<int64_t>(sizeof(" + ty +
          "))), 0, 0, 0);");
-    if (to_ub) {
-      Line("DataCopyPad(" + uidx + ", " + gidx + ", prm, DataCopyPadExtParams<" + ty +
-           ">(false, 0, 0, " + ty + "(0)));");
-    } else {
-      Line("DataCopyPad(" + gidx + ", " + uidx + ", prm);");
-    }
+    Line(copy);
     --in_;
     Line("}");
     --in_;
