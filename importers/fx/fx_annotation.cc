@@ -6,17 +6,10 @@
 #include <vector>
 
 #include "autofuse/model/dtype_code.h"
+#include "autofuse/support/strings.h"
 
 namespace af::importers::fx {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0)
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0)
-    s.remove_suffix(1);
-  return s;
-}
 
 // The offset just past the bracket that closes text[open] ('['), or npos.
 std::size_t CloseBracket(std::string_view text, std::size_t open) {
@@ -35,7 +28,7 @@ std::size_t CloseBracket(std::string_view text, std::size_t open) {
 std::vector<sym::Expr> SizeList(std::string_view text, std::size_t open, std::size_t close) {
   std::vector<sym::Expr> out;
   const std::string_view inner = text.substr(open + 1, close - open - 2);
-  if (Trim(inner).empty()) return out;
+  if (TrimSpace(inner).empty()) return out;
   int depth = 0;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= inner.size(); ++i) {
@@ -43,7 +36,7 @@ std::vector<sym::Expr> SizeList(std::string_view text, std::size_t open, std::si
     if (c == '(' || c == '[') ++depth;
     if (c == ')' || c == ']') --depth;
     if (c == ',' && depth == 0) {
-      const std::string_view part = Trim(inner.substr(start, i - start));
+      const std::string_view part = TrimSpace(inner.substr(start, i - start));
       if (part.empty()) throw AnnotationError{"empty size", open + 1 + start};
       try {
         out.push_back(sym::Parse(part));
@@ -77,7 +70,7 @@ bool LooksFloating(std::string_view s) {
 }
 
 model::ValueType SymAnnotation(std::string_view inner) {
-  inner = Trim(inner);
+  inner = TrimSpace(inner);
   if (inner.empty()) throw AnnotationError{"empty Sym()", 4};
   try {
     return model::ValueType::SymInt(sym::Parse(inner));
@@ -94,7 +87,7 @@ model::ValueType SymAnnotation(std::string_view inner) {
 }  // namespace
 
 std::optional<model::ValueType> ParseAnnotation(std::string_view text) {
-  text = Trim(text);
+  text = TrimSpace(text);
   if (text.substr(0, 4) == "Sym(") {
     if (text.back() != ')') throw AnnotationError{"Sym( without its closing parenthesis", 3};
     return SymAnnotation(text.substr(4, text.size() - 5));
@@ -120,7 +113,7 @@ std::optional<model::ValueType> ParseAnnotation(std::string_view text) {
     }
     at = sclose;
   }
-  const std::string_view device = Trim(text.substr(at));
+  const std::string_view device = TrimSpace(text.substr(at));
   for (char c : device) {
     if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_' && c != ':') {
       throw AnnotationError{"unexpected text '" + std::string(device) + "' after the sizes", at};

@@ -16,6 +16,7 @@
 #include "autofuse/model/dtype_code.h"
 #include "autofuse/model/infer.h"
 #include "autofuse/support/error.h"
+#include "autofuse/support/strings.h"
 #include "fx_annotation.h"
 #include "fx_runnable.h"
 #include "py_expr.h"
@@ -31,14 +32,6 @@ using model::Graph;
 
 constexpr std::size_t kMaxJoinedLines = 1000;  // a statement or signature spanning more is broken
 constexpr std::int64_t kMaxTupleIndex = 4096;  // getitem indices beyond this are refused
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0)
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0)
-    s.remove_suffix(1);
-  return s;
-}
 
 // Indentation width as Python counts it: a tab advances to the next multiple of 8.
 std::size_t Indent(std::string_view l) {
@@ -155,18 +148,18 @@ class FxReader {
     std::optional<std::size_t> best;
     std::size_t best_class_indent = 0;
     for (std::size_t i = 0; i < lines_.size(); ++i) {
-      const std::string_view t = Trim(lines_[i]);
+      const std::string_view t = TrimSpace(lines_[i]);
       if (!StartsWith(t, "def forward(")) continue;
       const std::size_t ind = Indent(lines_[i]);
       std::size_t class_indent = 0;
       std::string class_name;
       for (std::size_t j = i; j-- > 0;) {
-        const std::string_view ct = Trim(lines_[j]);
+        const std::string_view ct = TrimSpace(lines_[j]);
         if (StartsWith(ct, "class ") && Indent(lines_[j]) < ind) {
           class_indent = Indent(lines_[j]);
-          std::string_view n = Trim(ct.substr(6));
+          std::string_view n = TrimSpace(ct.substr(6));
           const std::size_t end = n.find_first_of("(:");
-          class_name = std::string(Trim(n.substr(0, end)));
+          class_name = std::string(TrimSpace(n.substr(0, end)));
           break;
         }
       }
@@ -300,12 +293,12 @@ class FxReader {
     bool last_was_comment = false;
     for (std::size_t i = first; i < lines_.size(); ++i) {
       const std::string_view raw = lines_[i];
-      const std::string_view t = Trim(raw);
+      const std::string_view t = TrimSpace(raw);
       if (t.empty()) continue;
       if (t[0] == '#') {
         if (!last_was_comment) provenance.clear();
         last_was_comment = true;
-        if (StartsWith(t, "# File:")) provenance.emplace_back(Trim(t.substr(1)));
+        if (StartsWith(t, "# File:")) provenance.emplace_back(TrimSpace(t.substr(1)));
         continue;
       }
       if (Indent(raw) <= def_indent) break;
@@ -331,7 +324,7 @@ class FxReader {
       if (is_return) return;
     }
     std::size_t last = lines_.size();
-    while (last > 1 && Trim(lines_[last - 1]).empty())
+    while (last > 1 && TrimSpace(lines_[last - 1]).empty())
       --last;
     Error(static_cast<int>(last), 0, "forward ends without a return statement (truncated file?)");
   }
@@ -745,7 +738,7 @@ bool LooksLikeFxGraph(std::string_view text) {
   while (start < text.size()) {
     std::size_t nl = text.find('\n', start);
     if (nl == std::string_view::npos) nl = text.size();
-    const std::string_view t = Trim(text.substr(start, nl - start));
+    const std::string_view t = TrimSpace(text.substr(start, nl - start));
     if (StartsWith(t, "def forward(self")) forward = true;
     if (StartsWith(t, "class ") && t.back() == ':') klass = true;
     start = nl + 1;

@@ -5,18 +5,11 @@
 #include <map>
 
 #include "autofuse/model/dtype_code.h"
+#include "autofuse/support/strings.h"
 #include "py_expr.h"
 
 namespace af::importers::fx {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0)
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0)
-    s.remove_suffix(1);
-  return s;
-}
 
 struct NotUnderstood {
   std::string message;
@@ -85,7 +78,7 @@ std::string DeviceOf(const PyExpr& e) {
 std::string TrailingName(std::string_view line) {
   const std::size_t hash = line.rfind('#');
   if (hash == std::string_view::npos) return "";
-  const std::string_view n = Trim(line.substr(hash + 1));
+  const std::string_view n = TrimSpace(line.substr(hash + 1));
   for (char c : n) {
     if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_') return "";
   }
@@ -129,11 +122,11 @@ void ReadBuffer(std::string_view t, RunnableInfo& info) {
   if (comma == std::string_view::npos) throw NotUnderstood{"register_buffer without a value"};
   const PyExpr name = ParseWholeExpr(rest.substr(0, comma));
   if (name.kind != PyExpr::Kind::kString) throw NotUnderstood{"register_buffer name"};
-  rest = Trim(rest.substr(comma + 1));
+  rest = TrimSpace(rest.substr(comma + 1));
   std::string device;
   // Drop the register_buffer call's own ')' and a trailing .cuda() / .cpu().
   if (!rest.empty() && rest.back() == ')') rest.remove_suffix(1);
-  rest = Trim(rest);
+  rest = TrimSpace(rest);
   for (std::string_view suffix : {".cuda()", ".cpu()"}) {
     if (rest.size() > suffix.size() && rest.substr(rest.size() - suffix.size()) == suffix) {
       device = suffix == ".cuda()" ? "cuda" : "cpu";
@@ -167,10 +160,10 @@ RunnableInfo ReadRunnableInfo(const std::vector<std::string_view>& lines) {
   std::size_t load_args_indent = 0;
   for (std::size_t li = 0; li < lines.size(); ++li) {
     const std::string_view line = lines[li];
-    const std::string_view t = Trim(line);
+    const std::string_view t = TrimSpace(line);
     const int lineno = static_cast<int>(li + 1);
     if (t.substr(0, 16) == "# torch version:") {
-      info.torch_version = std::string(Trim(t.substr(16)));
+      info.torch_version = std::string(TrimSpace(t.substr(16)));
       continue;
     }
     if (t.empty() || t[0] == '#') continue;
@@ -200,7 +193,7 @@ RunnableInfo ReadRunnableInfo(const std::vector<std::string_view>& lines) {
             if (k == "device") dev = DeviceOf(v);
           }
           if (eq != std::string_view::npos) {
-            storage_device[std::string(Trim(t.substr(0, eq)))] = dev.empty() ? "cpu" : dev;
+            storage_device[std::string(TrimSpace(t.substr(0, eq)))] = dev.empty() ? "cpu" : dev;
           }
         } else if (e.text == "reader.tensor") {
           if (e.items.size() < 2) throw NotUnderstood{"reader.tensor needs a shape"};
