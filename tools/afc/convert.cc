@@ -1,11 +1,11 @@
 // afc convert: one AscGraph between its file forms, never overwriting a file unless asked.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "autofuse/ir/load.h"
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
+#include "autofuse/support/file_write.h"
 #include "commands.h"
 
 namespace af::cli {
@@ -33,20 +33,7 @@ int RunConvert(const ConvertOptions& opts) {
   if (std::filesystem::exists(opts.output, ec) && !opts.force) {
     throw InputError({opts.output, 0, 0}, "exists; not overwriting it (use --force)");
   }
-  // Write to a temporary file next to the target, then rename: a failed write never leaves a
-  // half-written file in place of the user's.
-  const std::string tmp = opts.output + ".afc-tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError({opts.output, 0, 0}, "cannot write");
-    out << text;
-    if (!out.flush()) throw InputError({opts.output, 0, 0}, "write failed");
-  }
-  std::filesystem::rename(tmp, opts.output, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw InputError({opts.output, 0, 0}, "cannot replace the file");
-  }
+  WriteFileReplacing(opts.output, text);
   return 0;
 }
 

@@ -16,7 +16,6 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "af_cpu/launch_abi.h"
@@ -27,6 +26,8 @@
 #include "autofuse/ir/proto_io.h"
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
+#include "autofuse/support/file_write.h"
+#include "autofuse/support/strings.h"
 #include "report.pb.h"
 
 namespace af::pipeline {
@@ -43,10 +44,7 @@ void Dump(const Options& o, const std::string& stage, const std::string& text) {
 }
 
 std::string Trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
+  return std::string(TrimSpace(s));
 }
 
 int ForcedCase(const Options& o) {
@@ -298,15 +296,8 @@ void WriteOutputs(const CompileResult& r, const Options& options, const std::str
   }
   fs::create_directories(dir, ec);
   if (ec) throw InputError({dir, 0, 0}, "cannot create the directory: " + ec.message());
-  auto write = [&](const fs::path& p, const std::string& text) {
-    const fs::path tmp = p.string() + ".afc-tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << text;
-      if (!out.flush()) throw InputError({p.string(), 0, 0}, "cannot write");
-    }
-    fs::rename(tmp, p, ec);
-    if (ec) throw InputError({p.string(), 0, 0}, "cannot write: " + ec.message());
+  auto write = [](const fs::path& p, const std::string& text) {
+    WriteFileReplacing(p.string(), text);
   };
   for (const auto& k : r.kernels) {
     if (k.code.files.empty()) continue;
