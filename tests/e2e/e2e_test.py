@@ -3,9 +3,14 @@
 inputs and expectations made by numpy (not by our interpreter). Each case must end with PASS.
 
 Shape sets cover 1, primes, unaligned tails, rows past the UB capacity, many tiles per core and
-more outer iterations than cores. Usage: e2e_test.py --afc PATH [--graph NAME] [--keep DIR]
+more outer iterations than cores; the reduce graphs add R = 1, R tiny with A huge, R huge with A
+tiny (the r_core template) and rows larger than UB (the common template). For graphs with several
+templates every feasible tiling case is also run forced (`--force_tiling_case`), so each template
+is checked on each shape where it applies, besides the one the tiling chooses.
+Usage: e2e_test.py --afc PATH [--graph NAME]
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -92,6 +97,96 @@ def case_five_inputs_two_outputs(rng, b):
     return ins, [((a + bb) * (c - d) + e).astype(np.float32), np.tanh(a).astype(np.float32)]
 
 
+def f64(a):
+    return np.asarray(a, dtype=np.float64)
+
+
+def reduce_case(op, rdims, dtype=np.float32, lo=-2.0, hi=2.0):
+    def make(rng, b):
+        shape = tuple(b["s%d" % i] for i in range(len(b)))
+        x = rnd(rng, shape, lo, hi)
+        if dtype == "bf16":
+            x = bf16_round(x)
+        elif dtype is not np.float32:
+            x = x.astype(dtype)
+        v = f64(x)
+        ax = tuple(rdims)
+        r = {"sum": lambda: v.sum(axis=ax, keepdims=True),
+             "mean": lambda: v.mean(axis=ax, keepdims=True),
+             "max": lambda: v.max(axis=ax, keepdims=True),
+             "min": lambda: v.min(axis=ax, keepdims=True),
+             "prod": lambda: v.prod(axis=ax, keepdims=True)}[op]()
+        if dtype == "bf16":
+            out = bf16_round(r.astype(np.float32))
+        else:
+            out = r.astype(dtype)
+        return [x], [out]
+    return make
+
+
+def logical_case(op):
+    def make(rng, b):
+        x = rng.uniform(size=(b["s0"], b["s1"])) < 0.5
+        x[::3] = op == "all"      # whole rows true (all) / false (any)
+        x[1::7] = op != "all"     # whole rows of the other kind
+        r = x.any(axis=1, keepdims=True) if op == "any" else x.all(axis=1, keepdims=True)
+        return [x], [r]
+    return make
+
+
+def case_sq_and_sum(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"]))
+    sq = f64(x) * f64(x)
+    return [x], [sq.astype(np.float32), (0.5 * sq.sum(axis=1, keepdims=True)).astype(np.float32)]
+
+
+def case_softmax_fp16(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"]), -4, 4).astype(np.float16)
+    v = f64(x)
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    return [x], [(e / e.sum(axis=1, keepdims=True)).astype(np.float16)]
+
+
+def case_layernorm_bf16(rng, b):
+    x = bf16_round(rnd(rng, (b["s0"], b["s1"])))
+    g = rnd(rng, (1, b["s1"]), 0.5, 1.5)
+    be = rnd(rng, (1, b["s1"]), -0.5, 0.5)
+    v = f64(x)
+    mu = v.mean(axis=1, keepdims=True)
+    var = ((v - mu) ** 2).mean(axis=1, keepdims=True)
+    y = (v - mu) / np.sqrt(var + 1e-5) * f64(g) + f64(be)
+    return [x, g, be], [bf16_round(y.astype(np.float32))]
+
+
+def case_rmsnorm_fp16(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"])).astype(np.float16)
+    w = rnd(rng, (1, b["s1"]), 0.5, 1.5).astype(np.float16)
+    v = f64(x)
+    y = v / np.sqrt((v * v).mean(axis=1, keepdims=True) + 1e-6) * f64(w)
+    return [x, w], [y.astype(np.float16)]
+
+
+# Reduce shape sets: R = 1, primes and tails, R tiny with A huge, R huge with A tiny (r_core),
+# rows past the UB capacity (common).
+SHAPES_AR = [
+    {"s0": 1, "s1": 1}, {"s0": 37, "s1": 101}, {"s0": 1000, "s1": 1}, {"s0": 100003, "s1": 3},
+    {"s0": 1, "s1": 1000003}, {"s0": 3, "s1": 70001}, {"s0": 5, "s1": 2048}]
+SHAPES_RA = [
+    {"s0": 1, "s1": 1}, {"s0": 101, "s1": 37}, {"s0": 1, "s1": 1000}, {"s0": 3, "s1": 100003},
+    {"s0": 1000003, "s1": 2}, {"s0": 70001, "s1": 3}, {"s0": 2048, "s1": 5}]
+SHAPES_ARA = [
+    {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 13, "s2": 11}, {"s0": 2, "s1": 50001, "s2": 3},
+    {"s0": 3001, "s1": 2, "s2": 17}, {"s0": 1, "s1": 4099, "s2": 64}]
+SHAPES_RAR = [
+    {"s0": 1, "s1": 1, "s2": 1}, {"s0": 5, "s1": 7, "s2": 9}, {"s0": 1001, "s1": 3, "s2": 1003},
+    {"s0": 2, "s1": 20001, "s2": 3}]
+SHAPES_4D = [
+    {"s0": 1, "s1": 1, "s2": 1, "s3": 1}, {"s0": 3, "s1": 5, "s2": 7, "s3": 11},
+    {"s0": 2, "s1": 3, "s2": 30001, "s3": 2}, {"s0": 401, "s1": 2, "s2": 3, "s3": 97}]
+SHAPES_NORM = [
+    {"s0": 1, "s1": 1}, {"s0": 37, "s1": 101}, {"s0": 1000, "s1": 8}, {"s0": 4, "s1": 70001},
+    {"s0": 2, "s1": 257}]
+
 CASES = {
     "abs_add_relu": (case_abs_add_relu, SHAPES_2D),
     "bcast_leading": (case_bcast_leading, SHAPES_2D),
@@ -108,6 +203,22 @@ CASES = {
         {"s0": 1, "s1": 1, "s2": 1, "s3": 1}, {"s0": 2, "s1": 3, "s2": 5, "s3": 7},
         {"s0": 5, "s1": 4, "s2": 3, "s3": 65537}, {"s0": 50, "s1": 2, "s2": 9, "s3": 3}]),
     "five_inputs_two_outputs": (case_five_inputs_two_outputs, SHAPES_2D[:5]),
+    "sum_ar": (reduce_case("sum", [1]), SHAPES_AR),
+    "mean_ra": (reduce_case("mean", [0]), SHAPES_RA),
+    "max_ara": (reduce_case("max", [1]), SHAPES_ARA),
+    "min_ara": (reduce_case("min", [1]), SHAPES_ARA),
+    "sum_rar": (reduce_case("sum", [0, 2]), SHAPES_RAR),
+    "prod_ar": (reduce_case("prod", [1], lo=0.97, hi=1.03), SHAPES_AR[:4] + SHAPES_AR[5:]),
+    "sum_all_fp16": (reduce_case("sum", [0, 1], np.float16, -0.5, 0.5), SHAPES_AR),
+    "mean_ar_bf16": (reduce_case("mean", [1], "bf16"), SHAPES_AR),
+    "any_ar": (logical_case("any"), SHAPES_AR[:4] + SHAPES_AR[5:]),
+    "all_ar": (logical_case("all"), SHAPES_AR[:4] + SHAPES_AR[5:]),
+    "sq_and_sum": (case_sq_and_sum, SHAPES_AR),
+    "softmax_fp16": (case_softmax_fp16, SHAPES_NORM),
+    "layernorm_bf16": (case_layernorm_bf16, SHAPES_NORM),
+    "rmsnorm_fp16": (case_rmsnorm_fp16, SHAPES_NORM),
+    "sum_rara": (reduce_case("sum", [0, 2]), SHAPES_4D),
+    "sum_arar": (reduce_case("sum", [1, 3]), SHAPES_4D),
 }
 
 
@@ -123,12 +234,31 @@ def run_case(afc, graph, bind, tmp, seed):
     for k, a in enumerate(outs):
         np.save(os.path.join(d_out, "out%d.npy" % k), a)
     bind_s = ",".join("%s=%d" % kv for kv in sorted(bind.items()))
-    cmd = [afc, "run", os.path.join(HERE, "graphs", graph + ".graph.txt"), "--bind", bind_s,
-           "--inputs", d_in, "--expect", d_out]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
-    ok = p.returncode == 0 and last.startswith("PASS")
-    return ok, bind_s, last or p.stderr.strip()
+    path = os.path.join(HERE, "graphs", graph + ".graph.txt")
+    results = []
+
+    def run(extra, label):
+        cmd = [afc, "run", path, "--bind", bind_s, "--inputs", d_in, "--expect", d_out] + extra
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+        ok = p.returncode == 0 and last.startswith("PASS")
+        results.append((ok, label, last or p.stderr.strip()))
+
+    run([], "chosen")
+    # Every other feasible case, forced, when the graph has several templates.
+    t = subprocess.run([afc, "tile", path, "--bind", bind_s, "--json"], capture_output=True,
+                       text=True)
+    if t.returncode == 0:
+        tile = json.loads(t.stdout)
+        templates = {c["template"] for c in tile["cases"]}
+        if len(templates) > 1:
+            for i, c in enumerate(tile["cases"]):
+                if c["feasible"] and i != tile["tiling_key"]:
+                    run(["--flags", "--force_tiling_case=%d" % i],
+                        "forced %s (%s)" % (c["name"], c["template"]))
+    else:
+        results.append((False, "tile", t.stderr.strip()))
+    return bind_s, results
 
 
 def main():
@@ -141,10 +271,12 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for g in graphs:
             for i, bind in enumerate(CASES[g][1]):
-                ok, bind_s, line = run_case(args.afc, g, bind, os.path.join(tmp, "%s_%d" % (g, i)), i)
-                print("%s %s [%s]: %s" % ("ok  " if ok else "FAIL", g, bind_s, line), flush=True)
-                passed += ok
-                failed += not ok
+                bind_s, results = run_case(args.afc, g, bind, os.path.join(tmp, "%s_%d" % (g, i)), i)
+                for ok, label, line in results:
+                    print("%s %s [%s] %s: %s" % ("ok  " if ok else "FAIL", g, bind_s, label, line),
+                          flush=True)
+                    passed += ok
+                    failed += not ok
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 and passed > 0 else 1
 

@@ -11,7 +11,9 @@
 //   proto                     write AscGraphDef text, read it back, dump
 //   validate                  print the diagnostics ("ok" when there are none)
 //   normalize                 the schedule's normalisation (casts, broadcasts, merged axes)
-//   schedule                  the whole schedule: buffers, tiling cases and impl graphs
+//   schedule                  the whole schedule: decisions, buffers, axis groups, templates,
+//                             tiling cases and impl graphs; a refusal prints
+//                             "schedule error CODE: message"
 // Several RUN lines apply in order.
 #include <gtest/gtest.h>
 
@@ -75,11 +77,15 @@ std::string RunStages(ir::Graph g, const std::vector<std::vector<std::string>>& 
       for (const auto& x : d)
         out += "decision " + x.code + ": " + x.message + "\n";
     } else if (stage == "schedule") {
-      const auto s = schedule::Schedule(g, hw::GetProfile("ascend910b"));
-      for (const auto& x : s.decisions)
-        out += "decision " + x.code + ": " + x.message + "\n";
-      out += schedule::DumpSchedule(s);
       dump = false;
+      try {
+        const auto s = schedule::Schedule(g, hw::GetProfile("ascend910b"));
+        for (const auto& x : s.decisions)
+          out += "decision " + x.code + ": " + x.message + "\n";
+        out += schedule::DumpSchedule(s);
+      } catch (const schedule::ScheduleError& e) {
+        out += "schedule error " + e.code() + ": " + e.what() + "\n";
+      }
     } else {
       throw std::runtime_error("golden: unknown stage " + stage);
     }

@@ -317,3 +317,121 @@ TEST(ReduceTest, WholeReducePerRepeat) {
 }
 
 }  // namespace
+
+// ---- Pattern reductions (ReduceSum/Max/Min/Prod/Mean/Any/All with Pattern::Reduce::AR/RA).
+namespace pattern_test {
+
+using AscendC::Pattern::Reduce::AR;
+using AscendC::Pattern::Reduce::RA;
+
+// A [rows, cols] float block with rows padded to 8 elements.
+std::vector<float> Block(uint32_t rows, uint32_t cols, uint32_t seed) {
+  const uint32_t pitch = (cols + 7) / 8 * 8;
+  auto v = RandomVec<float>(rows * pitch, -3, 3, seed);
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = cols; c < pitch; ++c)
+      v[r * pitch + c] = 1e30f;  // padding must be ignored
+  }
+  return v;
+}
+
+TEST(PatternReduceTest, ArReducesEachRowIgnoringPadding) {
+  const uint32_t rows = 5;
+  const uint32_t cols = 13;
+  const uint32_t pitch = 16;
+  const auto src = Block(rows, cols, 7);
+  const uint32_t shape[2] = {rows, cols};
+  const auto sum = RunOp<float, float>(src, {}, 8, [&](auto& o, auto& x, auto&) {
+    AscendC::ReduceSum<float, AR>(o, x, shape, true);
+  });
+  const auto mx = RunOp<float, float>(src, {}, 8, [&](auto& o, auto& x, auto&) {
+    AscendC::ReduceMax<float, AR>(o, x, shape, true);
+  });
+  const auto mean = RunOp<float, float>(src, {}, 8, [&](auto& o, auto& x, auto&) {
+    AscendC::ReduceMean<float, AR>(o, x, shape, true);
+  });
+  for (uint32_t r = 0; r < rows; ++r) {
+    double s = 0;
+    float m = -1e38f;
+    for (uint32_t c = 0; c < cols; ++c) {
+      s += src[r * pitch + c];
+      m = std::max(m, src[r * pitch + c]);
+    }
+    EXPECT_NEAR(sum[r], s, 1e-4) << r;
+    EXPECT_EQ(mx[r], m) << r;
+    EXPECT_NEAR(mean[r], s / cols, 1e-5) << r;
+  }
+}
+
+TEST(PatternReduceTest, RaReducesColumns) {
+  const uint32_t rows = 7;
+  const uint32_t cols = 24;  // a whole number of blocks: the padded row
+  const auto src = RandomVec<float>(rows * cols, 0.5, 1.5, 3);
+  const uint32_t shape[2] = {rows, cols};
+  const auto prod = RunOp<float, float>(src, {}, cols, [&](auto& o, auto& x, auto&) {
+    AscendC::ReduceProd<float, RA>(o, x, shape, true);
+  });
+  const auto mn = RunOp<float, float>(src, {}, cols, [&](auto& o, auto& x, auto&) {
+    AscendC::ReduceMin<float, RA>(o, x, shape, true);
+  });
+  for (uint32_t c = 0; c < cols; ++c) {
+    double p = 1;
+    float m = 1e38f;
+    for (uint32_t r = 0; r < rows; ++r) {
+      p *= src[r * cols + c];
+      m = std::min(m, src[r * cols + c]);
+    }
+    EXPECT_NEAR(prod[c], p, 1e-4 * std::fabs(p)) << c;
+    EXPECT_EQ(mn[c], m) << c;
+  }
+}
+
+TEST(PatternReduceTest, AnyAllTreatNonZeroAsTrue) {
+  std::vector<float> src(2 * 8, 0.0f);
+  src[3] = 2.0f;                    // row 0: one true
+  for (uint32_t c = 0; c < 8; ++c)  // row 1: all true
+    src[8 + c] = -1.0f;
+  const uint32_t shape[2] = {2, 8};
+  const auto any = RunOp<float, float>(src, {}, 8, [&](auto& o, auto& x, auto&) {
+    AscendC::ReduceAny<float, AR>(o, x, shape, true);
+  });
+  const auto all = RunOp<float, float>(src, {}, 8, [&](auto& o, auto& x, auto&) {
+    AscendC::ReduceAll<float, AR>(o, x, shape, true);
+  });
+  EXPECT_EQ(any[0], 1.0f);
+  EXPECT_EQ(any[1], 1.0f);
+  EXPECT_EQ(all[0], 0.0f);
+  EXPECT_EQ(all[1], 1.0f);
+}
+
+// Runs one pattern reduction on a 64-byte source and a 64-byte destination.
+RunResult RunSmall(const uint32_t shape[2], bool pad) {
+  return af::rt_test::RunKernel(
+      [&] {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> src;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> dst;
+        pipe.InitBuffer(src, 64);
+        pipe.InitBuffer(dst, 64);
+        auto x = src.Get<float>();
+        auto o = dst.Get<float>();
+        AscendC::ReduceSum<float, AR>(o, x, shape, pad);
+      },
+      {});
+}
+
+TEST(PatternReduceTest, BlockPastTheSourceIsAViolation) {
+  const uint32_t shape[2] = {3, 5};  // 3 padded rows of 8 floats: 96 bytes, the source has 64
+  const RunResult r = RunSmall(shape, true);
+  EXPECT_EQ(r.status, AF_STATUS_VIOLATION);
+  EXPECT_NE(r.error.find("ReduceSum: src accesses UB bytes [0, 96)"), std::string::npos) << r.error;
+}
+
+TEST(PatternReduceTest, UnpaddedInnerDimMustBeWholeBlocks) {
+  const uint32_t shape[2] = {1, 5};
+  const RunResult r = RunSmall(shape, false);
+  EXPECT_EQ(r.status, AF_STATUS_VIOLATION);
+  EXPECT_NE(r.error.find("srcInnerPad"), std::string::npos) << r.error;
+}
+
+}  // namespace pattern_test

@@ -49,8 +49,12 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
   tiles[c.block_var] = t.solution.tiles_per_block;
   json cases = json::array();
   for (const auto& cr : t.cases) {
+    const auto& ic = k.schedule.cases[static_cast<std::size_t>(&cr - t.cases.data())];
     cases.push_back({{"name", cr.name},
+                     {"template", std::string(schedule::CaseKindName(ic.kind))},
+                     {"indexed_name", ic.indexed_name},
                      {"feasible", cr.feasible},
+                     {"r_iters", cr.solution.r_iters},
                      {"tile", cr.solution.tile},
                      {"block_dim", cr.solution.block_dim},
                      {"ub_bytes", cr.solution.ub_bytes},
@@ -60,7 +64,9 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
   const att::PipeEstimate pipes = att::EstimatePipes(k.schedule, p, t.solution);
   return {
       {"kernel", k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name},
-      {"template", c.name},
+      {"template", std::string(schedule::CaseKindName(c.kind))},
+      {"case", c.name},
+      {"indexed_name", c.indexed_name},
       {"tiling_key", t.chosen},
       {"block_dim", t.solution.block_dim},
       {"tiles", tiles},
@@ -169,7 +175,8 @@ int RunTile(const TileOptions& opts) {
     std::cout << j.dump(2) << "\n";
   } else {
     for (const auto& t : out) {
-      std::cout << t["kernel"].get<std::string>() << ": " << t["template"].get<std::string>()
+      std::cout << t["kernel"].get<std::string>() << ": " << t["case"].get<std::string>() << " ("
+                << t["template"].get<std::string>() << ")"
                 << ", block_dim " << t["block_dim"] << ", UB " << t["ub_bytes"] << " B, tiles "
                 << t["tiles"].dump() << ", modeled " << t["cycles"] << " cycles\n";
     }

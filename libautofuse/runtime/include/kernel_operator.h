@@ -19,3 +19,4 @@
 #include "af_cpu/vec_cmpsel.h"
 #include "af_cpu/vec_common.h"
 #include "af_cpu/vec_reduce.h"
+#include "af_cpu/vec_reduce_pattern.h"

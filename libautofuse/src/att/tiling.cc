@@ -65,7 +65,8 @@ double VecOpsPerElem(const ScheduleResult& s) {
   for (const auto& n : s.graph.nodes) {
     const ir::OpDef* op = ir::FindOp(n.type);
     if (op != nullptr &&
-        (op->compute == ir::ComputeType::kElewise || op->compute == ir::ComputeType::kBroadcast)) {
+        (op->compute == ir::ComputeType::kElewise || op->compute == ir::ComputeType::kBroadcast ||
+         op->compute == ir::ComputeType::kReduce)) {
       ops += 1;
     }
   }
@@ -85,6 +86,19 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
   for (std::size_t b = 0; b < s.buffers.size() && b < af_tiling::kMaxBuffers; ++b) {
     p.buf_esize[b] = s.buffers[b].esize;
     p.buf_num[b] = s.buffers[b].buf_num;
+    p.buf_one_mask[b] = s.buffers[b].one_mask;
+  }
+  for (std::size_t j = 0; j < s.r_dim.size() && j < af_tiling::kMaxDims; ++j) {
+    if (s.r_dim[j]) p.r_mask |= 1u << j;
+  }
+  const auto kind = s.cases.at(case_index).kind;
+  p.passes = kind == schedule::CaseKind::kCommon ? s.passes : 1;
+  p.r_core = kind == schedule::CaseKind::kRCore ? 1 : 0;
+  p.templ = s.cases.at(case_index).templ;
+  p.partial_buffer = s.reduce_partial;
+  for (const auto& n : s.graph.nodes) {
+    const ir::OpDef* op = ir::FindOp(n.type);
+    if (op != nullptr && op->compute == ir::ComputeType::kReduce) ++p.n_reduces;
   }
   p.io_bytes_per_elem = IoBytesPerElem(s);
   p.vec_ops_per_elem = VecOpsPerElem(s);
@@ -109,10 +123,15 @@ std::vector<std::int64_t> DimValues(const ScheduleResult& s, const sym::Bindings
 }
 
 TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::Profile& profile,
-                     int forced_case) {
+                     int forced_case, int forced_template) {
   if (s.dims.size() > static_cast<std::size_t>(af_tiling::kMaxDims) ||
       s.buffers.size() > static_cast<std::size_t>(af_tiling::kMaxBuffers)) {
     throw InputError({}, "kernel too large for the tiling solver (dims or buffers)");
+  }
+  if (forced_template >= static_cast<int>(s.templates.size())) {
+    throw InputError({}, "--force_schedule_result " + std::to_string(forced_template) +
+                             " out of range (" + std::to_string(s.templates.size()) +
+                             " templates)");
   }
   if (forced_case >= static_cast<int>(s.cases.size())) {
     throw InputError({}, "--force_tiling_case " + std::to_string(forced_case) + " out of range (" +
@@ -127,7 +146,7 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
   const auto t0 = std::chrono::steady_clock::now();
   d.chosen =
       af_tiling::SelectCase(params.data(), static_cast<int>(params.size()), profile.vector_cores,
-                            profile.ub_bytes, forced_case, &d.solution);
+                            profile.ub_bytes, forced_case, &d.solution, forced_template);
   const auto t1 = std::chrono::steady_clock::now();
   d.solve_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
   for (std::size_t c = 0; c < s.cases.size(); ++c) {
@@ -143,6 +162,11 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
                              std::to_string(profile.ub_bytes) + "-byte UB of " + profile.name +
                              ": one tile of it is larger than the UB");
   }
+  if (d.chosen < 0 && forced_template >= 0) {
+    throw InputError({}, "no case of forced template " + std::to_string(forced_template) + " (" +
+                             s.templates[forced_template].name + ") is feasible on " +
+                             profile.name + " for these sizes");
+  }
   if (d.chosen < 0) {
     throw InputError({}, "no tiling case fits the " + std::to_string(profile.ub_bytes) +
                              "-byte UB of " + profile.name +
@@ -156,7 +180,9 @@ PipeEstimate EstimatePipes(const ScheduleResult& s, const af_tiling::CaseParams&
   PipeEstimate e;
   if (!sol.ok) return e;
   const double elems = static_cast<double>(af_tiling::BufferElems(p, sol.tile)) *
-                       static_cast<double>(sol.tiles_per_block);
+                       static_cast<double>(sol.tiles_per_block) *
+                       static_cast<double>(sol.r_iters > 0 ? sol.r_iters : 1) *
+                       static_cast<double>(p.passes > 0 ? p.passes : 1);
   e.mte2 = elems * MovedBytesPerElem(s, "Load") / 32.0;
   e.mte3 = elems * MovedBytesPerElem(s, "Store") / 32.0;
   e.vec = elems * p.vec_ops_per_elem * 4.0 / 256.0;
@@ -167,17 +193,16 @@ sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
   const auto& c = s.cases.at(case_index);
   const sym::Expr tile = sym::Expr::Sym(c.tile_var);
   const int last = static_cast<int>(s.dims.size()) - 1;
-  sym::Expr elems(1);
-  if (c.tile_dim == last) {
-    elems = sym::Align(tile, sym::Expr(s.row_align));
-  } else {
-    elems = tile;
-    for (int j = c.tile_dim + 1; j < last; ++j)
-      elems = elems * s.graph.FindAxis(s.dims[j])->size;
-    elems = elems * sym::Align(s.graph.FindAxis(s.dims[last])->size, sym::Expr(s.row_align));
-  }
   sym::Expr total(0);
   for (const auto& b : s.buffers) {
+    sym::Expr elems(1);
+    for (int j = c.tile_dim; j <= last; ++j) {
+      sym::Expr ext = ((b.one_mask >> j) & 1u) != 0 ? sym::Expr(1)
+                      : j == c.tile_dim             ? tile
+                                                    : s.graph.FindAxis(s.dims[j])->size;
+      if (j == last) ext = sym::Align(ext, sym::Expr(s.row_align));
+      elems = elems * ext;
+    }
     total = total + sym::Expr(b.buf_num) * sym::Align(elems * sym::Expr(b.esize), sym::Expr(32));
   }
   return total;

@@ -83,12 +83,13 @@ class KernelWriter {
 
   std::string Write(const std::string& fn_name) {
     const auto& g = s_.graph;
-    o_ << "// Impl graph " << SafeComment(c_.name) << ": tiles dim " << k_ << " ("
-       << SafeComment(g.FindAxis(s_.dims[k_])->name) << ").\n";
+    const bool k_is_r = IsRDim(k_);
+    o_ << "// Impl graph " << SafeComment(c_.name) << " (" << schedule::CaseKindName(c_.kind)
+       << "): tiles dim " << k_ << " (" << SafeComment(g.FindAxis(s_.dims[k_])->name) << ").\n";
     o_ << "__aicore__ inline void " << fn_name << "(" << ctx_.ParamList() << ", GM_ADDR workspace, "
        << "const AutofuseTilingData* t) {\n";
     in_ = 1;
-    Line("(void)workspace;");
+    if (c_.kind != schedule::CaseKind::kRCore) Line("(void)workspace;");
     for (std::size_t i = 0; i < ctx_.symbols.size(); ++i) {
       Line("const int64_t s" + std::to_string(i) + " = t->" + ctx_.SymField(i) + ";");
     }
@@ -99,10 +100,16 @@ class KernelWriter {
     Line("const int64_t tile = t->" + ctx_.TileField(c_) + ";");
     Line("const int64_t tiles_per_block = t->" + ctx_.BlockField(c_) + ";");
     Line("const int64_t T = af_ceildiv(D" + std::to_string(k_) + ", tile);");
-    std::string outer = "T";
+    // A (kept) outer loops go over cores; R outer loops run in sequence on each core.
+    std::string outer = k_is_r ? "1" : "T";
+    std::string r_iters = k_is_r ? "T" : "1";
     for (int j = 0; j < k_; ++j)
-      outer = "D" + std::to_string(j) + " * " + outer;
+      (IsRDim(j) ? r_iters : outer) =
+          "D" + std::to_string(j) + " * " + (IsRDim(j) ? r_iters : outer);
     Line("const int64_t outer = " + outer + ";");
+    if (c_.kind == schedule::CaseKind::kCommon || c_.kind == schedule::CaseKind::kRCore) {
+      Line("const int64_t r_iters = " + r_iters + ";");
+    }
     Line("const int64_t blk = static_cast<int64_t>(GetBlockIdx());");
     Line("if (blk >= static_cast<int64_t>(t->block_dim)) return;");
     // GM tensors.
@@ -134,24 +141,37 @@ class KernelWriter {
     }
     // UB row pitch of full-layout tensors (elements), from the tile (not the tail).
     Line("const int64_t RA = " + std::to_string(s_.row_align) + ";");
+    if (c_.kind == schedule::CaseKind::kRCore) {
+      Line("(void)tiles_per_block;");
+      EmitRCore();
+      in_ = 0;
+      o_ << "}\n\n";
+      return o_.str();
+    }
     Line("for (int64_t it = 0; it < tiles_per_block; ++it) {");
     ++in_;
     Line("const int64_t o = blk * tiles_per_block + it;");
     Line("if (o >= outer) break;");
     Line("int64_t rem = o;");
-    Line("const int64_t iT = rem % T;");
-    Line("rem /= T;");
+    if (!k_is_r) {
+      Line("const int64_t iT = rem % T;");
+      Line("rem /= T;");
+    }
     for (int j = k_ - 1; j >= 0; --j) {
+      if (IsRDim(j)) continue;
       const std::string J = std::to_string(j);
       Line("const int64_t i" + J + " = rem % D" + J + ";");
       Line("rem /= D" + J + ";");
     }
     Line("(void)rem;");
-    Line("const int64_t a" + std::to_string(k_) + " = (iT == T - 1) ? D" + std::to_string(k_) +
-         " - iT * tile : tile;");
-    Line("const int64_t i" + std::to_string(k_) + " = iT * tile;");
-    for (std::size_t i = 0; i < g.nodes.size(); ++i)
-      EmitNode(static_cast<int>(i));
+    if (!k_is_r) TileCoords();
+    if (c_.kind == schedule::CaseKind::kCommon) {
+      EmitCommonBody();
+    } else {
+      free_at_ = ctx_.last_use;
+      for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        EmitNode(static_cast<int>(i));
+    }
     --in_;
     Line("}");
     in_ = 0;
@@ -160,6 +180,391 @@ class KernelWriter {
   }
 
  private:
+  bool IsRDim(int j) const {
+    return j >= 0 && static_cast<std::size_t>(j) < s_.r_dim.size() && s_.r_dim[j];
+  }
+
+  static bool IsReduceNode(const Node& n) {
+    const ir::OpDef* op = ir::FindOp(n.type);
+    return op != nullptr && op->compute == ir::ComputeType::kReduce;
+  }
+
+  void TileCoords() {
+    const std::string K = std::to_string(k_);
+    Line("const int64_t a" + K + " = (iT == T - 1) ? D" + K + " - iT * tile : tile;");
+    Line("const int64_t i" + K + " = iT * tile;");
+  }
+
+  // Reduce results live in their own TBufs for the whole A iteration.
+  void AllocReduceResults() {
+    const auto& g = s_.graph;
+    for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
+      if (IsReduceNode(g.nodes[i])) Alloc(i, CType(g.nodes[i].outputs.at(0).dtype));
+    }
+  }
+
+  // R-invariant nodes of one reduction level (0: before the R loop; p + 1: after sweep p).
+  void EmitInvariant(int level, std::vector<int>* pre_loads) {
+    const auto& g = s_.graph;
+    const int n = static_cast<int>(g.nodes.size());
+    free_at_.assign(static_cast<std::size_t>(n), -1);
+    for (int i = 0; i < n; ++i) {
+      const Node& node = g.nodes[i];
+      if (!s_.r_invariant[i] || IsReduceNode(node) || s_.avail[i] != level) continue;
+      if (node.type == "Data" || node.type == "Output") continue;
+      EmitNode(i);
+      if (node.type == "Load" && !s_.staged[i]) pre_loads->push_back(i);
+    }
+  }
+
+  void FreePreLoads(const std::vector<int>& pre_loads) {
+    for (int i : pre_loads) {
+      const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.node_buffer[i]));
+      Line(q.Name() + ".FreeTensor(" + Var(i) + ");");
+    }
+  }
+
+  // The nodes sweep p computes: the reductions of level p and the stores of varying values of
+  // level p, and the varying nodes they read (recomputed in later sweeps). Sets free_at_.
+  std::vector<bool> SweepNodes(int p) {
+    const auto& g = s_.graph;
+    const int n = static_cast<int>(g.nodes.size());
+    std::vector<bool> need(static_cast<std::size_t>(n), false);
+    std::vector<int> stack;
+    for (int i = 0; i < n; ++i) {
+      const Node& node = g.nodes[i];
+      const bool target = (IsReduceNode(node) && s_.avail[i] - 1 == p) ||
+                          (node.type == "Store" && !s_.r_invariant[i] && s_.avail[i] == p);
+      if (target) stack.push_back(i);
+    }
+    while (!stack.empty()) {
+      const int i = stack.back();
+      stack.pop_back();
+      if (need[i]) continue;
+      need[i] = true;
+      for (const auto& in : g.nodes[i].inputs) {
+        const Node& src = g.nodes[in.node];
+        if (s_.r_invariant[in.node] || IsReduceNode(src) || src.type == "Data") continue;
+        stack.push_back(in.node);
+      }
+    }
+    free_at_.assign(static_cast<std::size_t>(n), -1);
+    for (int i = 0; i < n; ++i) {
+      if (!need[i]) continue;
+      for (const auto& in : g.nodes[i].inputs) {
+        if (need[in.node]) free_at_[in.node] = std::max(free_at_[in.node], i);
+      }
+    }
+    return need;
+  }
+
+  // One sweep: `for (ri = from; ri < to; ++ri)` with the R coordinates, then the sweep's nodes.
+  void EmitSweep(int p, const std::string& from, const std::string& to) {
+    const bool k_is_r = IsRDim(k_);
+    const auto need = SweepNodes(p);
+    Line("for (int64_t ri = " + from + "; ri < " + to + "; ++ri) {");
+    ++in_;
+    Line("int64_t rrem = ri;");
+    if (k_is_r) {
+      Line("const int64_t iT = rrem % T;");
+      Line("rrem /= T;");
+    }
+    for (int j = k_ - 1; j >= 0; --j) {
+      if (!IsRDim(j)) continue;
+      const std::string J = std::to_string(j);
+      Line("const int64_t i" + J + " = rrem % D" + J + ";");
+      Line("rrem /= D" + J + ";");
+    }
+    Line("(void)rrem;");
+    if (k_is_r) TileCoords();
+    in_r_loop_ = true;
+    first_cond_ = "ri == " + from;
+    for (int i = 0; i < static_cast<int>(need.size()); ++i) {
+      if (need[i]) EmitNode(i);
+    }
+    in_r_loop_ = false;
+    --in_;
+    Line("}");
+  }
+
+  // The common template: per A iteration, R-invariant inputs once, then for each reduction level
+  // a sweep over the R iterations (loads, compute, partial reduction accumulated into the
+  // result), then what depends only on the finished reductions.
+  void EmitCommonBody() {
+    const auto& g = s_.graph;
+    std::vector<int> pre_loads;
+    AllocReduceResults();
+    EmitInvariant(0, &pre_loads);
+    for (int p = 0; p < s_.passes; ++p) {
+      Line("// Sweep " + std::to_string(p + 1) + " of " + std::to_string(s_.passes) +
+           " over the reduced iterations.");
+      EmitSweep(p, "0", "r_iters");
+      for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
+        if (IsReduceNode(g.nodes[i]) && s_.avail[i] - 1 == p) FinishReduce(i);
+      }
+      EmitInvariant(p + 1, &pre_loads);
+    }
+    FreePreLoads(pre_loads);
+  }
+
+  // Decomposes `var` into the A coordinates (and the tile when the tile dim is kept).
+  void ACoords(const std::string& var) {
+    Line("int64_t rem = " + var + ";");
+    if (!IsRDim(k_)) {
+      Line("const int64_t iT = rem % T;");
+      Line("rem /= T;");
+    }
+    for (int j = k_ - 1; j >= 0; --j) {
+      if (IsRDim(j)) continue;
+      const std::string J = std::to_string(j);
+      Line("const int64_t i" + J + " = rem % D" + J + ";");
+      Line("rem /= D" + J + ";");
+    }
+    Line("(void)rem;");
+    if (!IsRDim(k_)) TileCoords();
+  }
+
+  // Elements of a block with extent-1 dims `one` (rows padded), from the full tile.
+  std::string CountM(std::uint32_t one) const {
+    if (k_ == n_dims_ - 1) return "af_align(" + ExtM(one, k_, true) + ", RA)";
+    return "(" + ExtM(one, k_, true) + ") * " + UbStrideM(one, k_);
+  }
+
+  // The r_core template. Phase 1: block b takes A iteration b / r_split and its share
+  // b % r_split of the R iterations, reduces them and writes each reduction's partial block to
+  // the workspace. SyncAll. Phase 2: each A iteration combines its r_split partials, finishes
+  // the reductions and computes and stores what follows them.
+  void EmitRCore() {
+    const auto& g = s_.graph;
+    const int n = static_cast<int>(g.nodes.size());
+    const auto& part = s_.buffers.at(static_cast<std::size_t>(s_.reduce_partial));
+    std::vector<int> reduces;
+    for (int i = 0; i < n; ++i) {
+      if (IsReduceNode(g.nodes[i])) reduces.push_back(i);
+    }
+    Line("const int64_t r_split = t->r_split;");
+    Line("const int64_t r_per = t->r_per_block;");
+    Line("const int64_t shares = outer * r_split;");
+    Line("const int64_t slot = af_align(" + CountM(part.one_mask) + ", 8);");
+    Line("GlobalTensor<float> ws;");
+    Line(
+        "ws.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace), "
+        "static_cast<uint64_t>(t->workspace_bytes) / sizeof(float));");
+    Line("// Phase 1: one share of one A iteration's reduce iterations per block.");
+    Line("if (blk < shares) {");
+    ++in_;
+    Line("const int64_t chunk = blk % r_split;");
+    ACoords("blk / r_split");
+    std::vector<int> pre_loads;
+    AllocReduceResults();
+    EmitInvariant(0, &pre_loads);
+    Line("const int64_t r0 = chunk * r_per;");
+    Line("const int64_t r1 = af_min(r0 + r_per, r_iters);");
+    EmitSweep(0, "r0", "r1");
+    Line("SetFlag<HardEvent::V_MTE3>(0);");
+    Line("WaitFlag<HardEvent::V_MTE3>(0);");
+    for (std::size_t q = 0; q < reduces.size(); ++q) {
+      const int m = reduces[q];
+      Line("DataCopy(ws[static_cast<uint64_t>((" + std::to_string(q) +
+           " * shares + blk) * slot)], " + Var(m) + ", static_cast<uint32_t>(" +
+           Count(g.nodes[m].outputs.at(0), true) + "));");
+    }
+    FreePreLoads(pre_loads);
+    --in_;
+    Line("}");
+    Line("SyncAll();");
+    Line("// Phase 2: combine the partials of each A iteration and finish.");
+    Line("for (int64_t oa = blk; oa < outer; oa += static_cast<int64_t>(t->block_dim)) {");
+    ++in_;
+    ACoords("oa");
+    pre_loads.clear();
+    AllocReduceResults();
+    EmitInvariant(0, &pre_loads);
+    Line("LocalTensor<float> rpart = " + part.Name() + ".Get<float>();");
+    for (std::size_t q = 0; q < reduces.size(); ++q) {
+      const int m = reduces[q];
+      const std::string cnt = Count(g.nodes[m].outputs.at(0), true);
+      const std::string base = "(" + std::to_string(q) + " * shares + oa * r_split)";
+      Line("DataCopy(" + Var(m) + ", ws[static_cast<uint64_t>(" + base +
+           " * slot)], static_cast<uint32_t>(" + cnt + "));");
+      Line("SetFlag<HardEvent::MTE2_V>(0);");
+      Line("WaitFlag<HardEvent::MTE2_V>(0);");
+      Line("for (int64_t c = 1; c < r_split; ++c) {");
+      ++in_;
+      Line("SetFlag<HardEvent::V_MTE2>(0);");
+      Line("WaitFlag<HardEvent::V_MTE2>(0);");
+      Line("DataCopy(rpart, ws[static_cast<uint64_t>((" + base +
+           " + c) * slot)], static_cast<uint32_t>(" + cnt + "));");
+      Line("SetFlag<HardEvent::MTE2_V>(0);");
+      Line("WaitFlag<HardEvent::MTE2_V>(0);");
+      Line(AccumulateApi(g.nodes[m].type) + "(" + Var(m) + ", " + Var(m) +
+           ", rpart, static_cast<int32_t>(" + cnt + "));");
+      Line("PipeBarrier<PIPE_V>();");
+      --in_;
+      Line("}");
+      FinishReduce(m);
+    }
+    EmitInvariant(1, &pre_loads);
+    FreePreLoads(pre_loads);
+    --in_;
+    Line("}");
+  }
+
+  // Extent of block dim j for a layout whose extent-1 dims are `one` (bit j).
+  std::string ExtM(std::uint32_t one, int j, bool max_tile) const {
+    if (((one >> j) & 1u) != 0) return "1";
+    if (j == k_) return max_tile ? "tile" : "a" + std::to_string(k_);
+    return "D" + std::to_string(j);
+  }
+
+  std::string UbStrideM(std::uint32_t one, int j) const {
+    std::string s = "1";
+    for (int m = n_dims_ - 1; m > j; --m) {
+      const std::string e = ExtM(one, m, true);
+      s = m == n_dims_ - 1 ? "af_align(" + e + ", RA)" : "(" + e + ") * " + s;
+    }
+    return s;
+  }
+
+  static std::uint32_t MaskOf(const ir::Tensor& t) {
+    std::uint32_t m = 0;
+    for (std::size_t j = 0; j < t.repeats.size() && j < 32; ++j) {
+      if (t.repeats[j] == Expr(1)) m |= 1u << j;
+    }
+    return m;
+  }
+
+  static std::string PatternApi(const std::string& type) {
+    if (type == "Sum" || type == "Mean") return "ReduceSum";
+    if (type == "Max") return "ReduceMax";
+    if (type == "Min") return "ReduceMin";
+    if (type == "Prod") return "ReduceProd";
+    throw CodegenError("UNSUPPORTED_OP", "codegen has no reduction API for " + SafeComment(type));
+  }
+
+  static std::string AccumulateApi(const std::string& type) {
+    if (type == "Sum" || type == "Mean") return "Add";
+    if (type == "Max") return "Max";
+    if (type == "Min") return "Min";
+    return "Mul";
+  }
+
+  // One reduce step over block dim j: from `src` (layout `one`) into `dst` (layout one | j).
+  void ReduceStep(const std::string& api, const std::string& ty, const std::string& src,
+                  std::uint32_t one, int j, const std::string& dst) {
+    const int last = n_dims_ - 1;
+    Line("{");
+    ++in_;
+    if (j == last) {
+      std::string rows = "1";
+      for (int m = k_; m < last; ++m)
+        rows = "(" + ExtM(one, m, false) + ") * " + rows;
+      const std::string len = ExtM(one, last, false);
+      Line("const uint32_t shape[2] = {1u, static_cast<uint32_t>(" + len + ")};");
+      Line("const int64_t pitch = af_align(" + len + ", RA);");
+      Line("for (int64_t rr = 0; rr < " + rows + "; ++rr) {");
+      Line("  " + api + "<" + ty + ", Pattern::Reduce::AR>(" + dst +
+           "[static_cast<uint32_t>(rr * RA)], " + src +
+           "[static_cast<uint32_t>(rr * pitch)], shape, true);");
+      Line("}");
+    } else {
+      std::string outer = "1";
+      for (int m = k_; m < j; ++m)
+        outer = "(" + ExtM(one, m, false) + ") * " + outer;
+      const std::string ext = ExtM(one, j, false);
+      Line("const int64_t span = " + UbStrideM(one, j) + ";");
+      Line("const uint32_t shape[2] = {static_cast<uint32_t>(" + ext +
+           "), static_cast<uint32_t>(span)};");
+      Line("for (int64_t ro = 0; ro < " + outer + "; ++ro) {");
+      Line("  " + api + "<" + ty + ", Pattern::Reduce::RA>(" + dst +
+           "[static_cast<uint32_t>(ro * span)], " + src + "[static_cast<uint32_t>(ro * (" + ext +
+           ") * span)], shape, true);");
+      Line("}");
+    }
+    --in_;
+    Line("}");
+    Line("PipeBarrier<PIPE_V>();");
+  }
+
+  // Reduces the UB block of node i's input into `dst` (at most two steps, innermost dim first).
+  void ReduceBlock(int i, const std::string& dst) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& out = n.outputs.at(0);
+    const int src_node = n.inputs.at(0).node;
+    const ir::Tensor& in = s_.graph.nodes[src_node].outputs.at(0);
+    const std::string ty = CType(out.dtype);
+    const std::uint32_t in_one = MaskOf(in);
+    const std::uint32_t out_one = MaskOf(out);
+    std::vector<int> steps;
+    for (int j = n_dims_ - 1; j >= k_; --j) {
+      if (((in_one >> j) & 1u) == 0 && ((out_one >> j) & 1u) != 0) steps.push_back(j);
+    }
+    const std::string api = PatternApi(n.type);
+    if (steps.empty()) {
+      Line("DataCopy(" + dst + ", " + Var(src_node) + ", static_cast<uint32_t>(" + Count(out) +
+           "));");
+      Line("PipeBarrier<PIPE_V>();");
+      return;
+    }
+    if (steps.size() > 2) {
+      throw CodegenError("INTERNAL", "more than two reduce steps in one block");
+    }
+    if (steps.size() == 1) {
+      ReduceStep(api, ty, Var(src_node), in_one, steps[0], dst);
+      return;
+    }
+    const auto& scr = s_.buffers.at(static_cast<std::size_t>(s_.reduce_scratch));
+    Line("{");
+    ++in_;
+    Line("LocalTensor<" + ty + "> rscr = " + scr.Name() + ".Get<" + ty + ">();");
+    ReduceStep(api, ty, Var(src_node), in_one, steps[0], "rscr");
+    ReduceStep(api, ty, "rscr", in_one | (1u << steps[0]), steps[1], dst);
+    --in_;
+    Line("}");
+  }
+
+  void EmitReduce(int i) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& out = n.outputs.at(0);
+    const std::string ty = CType(out.dtype);
+    if (!in_r_loop_) {
+      Alloc(i, ty);
+      ReduceBlock(i, Var(i));
+      FinishReduce(i);
+      return;
+    }
+    const auto& part = s_.buffers.at(static_cast<std::size_t>(s_.reduce_partial));
+    Line("if (" + first_cond_ + ") {");
+    ++in_;
+    ReduceBlock(i, Var(i));
+    --in_;
+    Line("} else {");
+    ++in_;
+    Line("LocalTensor<" + ty + "> rpart = " + part.Name() + ".Get<" + ty + ">();");
+    ReduceBlock(i, "rpart");
+    Line(AccumulateApi(n.type) + "(" + Var(i) + ", " + Var(i) + ", rpart, static_cast<int32_t>(" +
+         Count(out) + "));");
+    Line("PipeBarrier<PIPE_V>();");
+    --in_;
+    Line("}");
+  }
+
+  // After the last partial: Mean divides by the reduced element count.
+  void FinishReduce(int i) {
+    const Node& n = s_.graph.nodes[i];
+    if (n.type != "Mean") return;
+    std::string count = "1";
+    for (int j = 0; j < n_dims_; ++j) {
+      if (IsRDim(j)) count = "D" + std::to_string(j) + " * " + count;
+    }
+    const ir::Tensor& out = n.outputs.at(0);
+    const std::string ty = CType(out.dtype);
+    Line("Muls(" + Var(i) + ", " + Var(i) + ", " +
+         ScalarOf(ty, "1.0 / static_cast<double>(" + count + ")") + ", static_cast<int32_t>(" +
+         Count(out, true) + "));");
+    Line("PipeBarrier<PIPE_V>();");
+  }
+
   void Line(const std::string& s) {
     o_ << std::string(static_cast<std::size_t>(in_) * 2, ' ') << s << "\n";
   }
@@ -182,10 +587,10 @@ class KernelWriter {
   }
 
   // Elements a whole-buffer vector op covers for this tensor (rows padded, tail-sized).
-  std::string Count(const ir::Tensor& t) const {
+  std::string Count(const ir::Tensor& t, bool max_tile = false) const {
     if (t.axis.empty()) return "1";
-    if (k_ == n_dims_ - 1) return "af_align(" + Ext(t, k_, false) + ", RA)";
-    return "(" + Ext(t, k_, false) + ") * " + UbStride(t, k_);
+    if (k_ == n_dims_ - 1) return "af_align(" + Ext(t, k_, max_tile) + ", RA)";
+    return "(" + Ext(t, k_, max_tile) + ") * " + UbStride(t, k_);
   }
 
   // Full-layout count (the consumer's shape) for scalars.
@@ -195,7 +600,7 @@ class KernelWriter {
     for (int j = 0; j < n_dims_; ++j)
       full.repeats.emplace_back(2);  // any non-1 marker
     full.strides.assign(static_cast<std::size_t>(n_dims_), Expr(0));
-    return Count(full);
+    return Count(full, true);
   }
 
   std::string Var(int i) const { return "v" + std::to_string(i); }
@@ -308,9 +713,12 @@ class KernelWriter {
 
   void FreeDeadInputs(int i) {
     const auto& n = s_.graph.nodes[i];
+    std::vector<int> seen;
     for (const auto& in : n.inputs) {
       const int p = in.node;
-      if (ctx_.last_use[p] != i || s_.node_buffer[p] < 0) continue;
+      if (std::find(seen.begin(), seen.end(), p) != seen.end()) continue;  // x * x frees once
+      seen.push_back(p);
+      if (free_at_[p] != i || s_.node_buffer[p] < 0) continue;
       const auto& buf = s_.buffers[s_.node_buffer[p]];
       if (buf.kind == BufKind::kQueueIn) Line(buf.Name() + ".FreeTensor(" + Var(p) + ");");
     }
@@ -372,6 +780,11 @@ class KernelWriter {
       Line(q.Name() + ".FreeTensor(so);");
       --in_;
       Line("}");
+      FreeDeadInputs(i);
+      return;
+    }
+    if (IsReduceNode(n)) {
+      EmitReduce(i);
       FreeDeadInputs(i);
       return;
     }
@@ -451,6 +864,9 @@ class KernelWriter {
   int k_;
   int n_dims_;
   int in_ = 0;
+  bool in_r_loop_ = false;
+  std::string first_cond_ = "ri == 0";  // the first R iteration of the current sweep
+  std::vector<int> free_at_;  // per node: the consumer after which its VECIN tensor is freed
   std::ostringstream o_;
 };
 

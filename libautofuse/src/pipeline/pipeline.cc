@@ -12,6 +12,7 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include "autofuse/data/npy.h"
 #include "autofuse/interp/interpreter.h"
 #include "autofuse/ir/load.h"
+#include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/proto_io.h"
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
@@ -57,6 +59,20 @@ int ForcedCase(const Options& o) {
     return v;
   } catch (const std::exception&) {
     throw InputError({}, "--force_tiling_case must be a case index, not '" + it->second + "'");
+  }
+}
+
+int ForcedTemplate(const Options& o) {
+  const auto it = o.flags.find("force_schedule_result");
+  if (it == o.flags.end() || it->second.empty()) return -1;
+  try {
+    std::size_t used = 0;
+    const int v = std::stoi(it->second, &used);
+    if (used != it->second.size() || v < 0) throw std::invalid_argument("");
+    return v;
+  } catch (const std::exception&) {
+    throw InputError({},
+                     "--force_schedule_result must be a template index, not '" + it->second + "'");
   }
 }
 
@@ -113,6 +129,7 @@ CompileResult Compile(const std::string& input_path, const Options& options) {
   r.input = input_path;
   const hw::Profile& profile = hw::GetProfile(options.soc);
   const int forced = ForcedCase(options);
+  const int forced_template = ForcedTemplate(options);
 
   // ---- import
   auto t0 = Clock::now();
@@ -144,7 +161,7 @@ CompileResult Compile(const std::string& input_path, const Options& options) {
       // ---- tiling (static when every size is bound)
       t0 = Clock::now();
       if (AllBound(att::KernelSymbols(k.schedule), options.bindings)) {
-        k.tiling = att::Solve(k.schedule, options.bindings, profile, forced);
+        k.tiling = att::Solve(k.schedule, options.bindings, profile, forced, forced_template);
       }
       t1 = Clock::now();
       tiling_ms += Ms(t0, t1);
@@ -220,11 +237,18 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
       br->set_esize(b.esize);
       for (int n : b.nodes)
         br->add_tensors(k.schedule.graph.nodes[n].name);
+      for (std::size_t j = 0; j < k.schedule.dims.size(); ++j) {
+        if (((b.one_mask >> j) & 1u) != 0)
+          br->add_one_axes(k.schedule.graph.FindAxis(k.schedule.dims[j])->name);
+      }
+      br->set_role(b.role);
     }
     for (std::size_t c = 0; c < k.schedule.cases.size(); ++c) {
       const auto& ic = k.schedule.cases[c];
       auto* cr = kr->add_cases();
       cr->set_name(ic.name);
+      cr->set_template_name(std::string(schedule::CaseKindName(ic.kind)));
+      cr->set_indexed_name(ic.indexed_name);
       cr->set_tile_dim(ic.tile_dim);
       cr->set_tile_var(ic.tile_var);
       cr->set_block_var(ic.block_var);
@@ -236,6 +260,7 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
         cr->set_feasible(sol.ok);
         cr->set_tile(sol.tile);
         cr->set_tiles_per_block(sol.tiles_per_block);
+        cr->set_r_iters(sol.r_iters);
         cr->set_block_dim(sol.block_dim);
         cr->set_ub_bytes(sol.ub_bytes);
         cr->set_modeled_cycles(sol.cost);
@@ -351,9 +376,9 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   }
   // ---- tiling: the generated function, checked against the in-process solver
   using TilingFn = int (*)(const std::int64_t*, std::uint32_t, std::uint32_t, std::uint64_t,
-                           std::int32_t, void*, std::uint64_t);
+                           std::int32_t, std::int32_t, void*, std::uint64_t);
   using SizeFn = std::uint64_t (*)();
-  auto* tiling_fn = reinterpret_cast<TilingFn>(k.library->Symbol("af_compute_tiling"));
+  auto* tiling_fn = reinterpret_cast<TilingFn>(k.library->Symbol("af_compute_tiling_t"));
   auto* size_fn = reinterpret_cast<SizeFn>(k.library->Symbol("af_tiling_data_size"));
   if (tiling_fn == nullptr || size_fn == nullptr)
     throw std::runtime_error("kernel has no af_compute_tiling");
@@ -363,9 +388,10 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
     syms.push_back(options.bindings.at(s));
   std::vector<std::uint8_t> tiling(size_fn(), 0);
   const int forced = ForcedCase(options);
-  const int rc =
-      tiling_fn(syms.data(), static_cast<std::uint32_t>(syms.size()), profile.vector_cores,
-                static_cast<std::uint64_t>(profile.ub_bytes), forced, tiling.data(), tiling.size());
+  const int forced_template = ForcedTemplate(options);
+  const int rc = tiling_fn(syms.data(), static_cast<std::uint32_t>(syms.size()),
+                           profile.vector_cores, static_cast<std::uint64_t>(profile.ub_bytes),
+                           forced, forced_template, tiling.data(), tiling.size());
   if (rc != 0) {
     throw InputError({}, "the tiling function found no tiling (code " + std::to_string(rc) + ")");
   }
@@ -373,7 +399,8 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   std::uint32_t key = 0;
   std::memcpy(&block_dim, tiling.data(), 4);
   std::memcpy(&key, tiling.data() + 4, 4);
-  const att::TilingDecision in_process = att::Solve(k.schedule, options.bindings, profile, forced);
+  const att::TilingDecision in_process =
+      att::Solve(k.schedule, options.bindings, profile, forced, forced_template);
   if (static_cast<int>(key) != in_process.chosen || block_dim != in_process.solution.block_dim) {
     throw std::runtime_error("generated tiling (case " + std::to_string(key) + ", block_dim " +
                              std::to_string(block_dim) + ") disagrees with the compiler (case " +
@@ -407,6 +434,14 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   args.gm_sizes = sizes.data();
   args.tiling = tiling.data();
   args.tiling_size = tiling.size();
+  // The GM workspace the tiling asks for (the r_core template's per-core partials).
+  std::vector<std::uint8_t> workspace;
+  using WorkspaceFn = std::uint64_t (*)(const void*);
+  if (auto* ws_fn = reinterpret_cast<WorkspaceFn>(k.library->Symbol("af_workspace_bytes"))) {
+    workspace.assign(static_cast<std::size_t>(ws_fn(tiling.data())), 0);
+  }
+  args.workspace = workspace.empty() ? nullptr : workspace.data();
+  args.workspace_size = workspace.size();
   args.kernel_name = k.code.kernel_name.c_str();
   const int status = k.library->Launch(&args);
   if (status != AF_STATUS_OK) {
@@ -429,10 +464,15 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
     expected = interp::Interpret(k.hint, options.bindings, inputs);
   }
   res.ok = true;
+  // Reductions sum in a different order from the reference: the looser reduction tolerance.
+  const bool reduces = std::any_of(k.hint.nodes.begin(), k.hint.nodes.end(), [](const ir::Node& n) {
+    const ir::OpDef* op = ir::FindOp(n.type);
+    return op != nullptr && op->compute == ir::ComputeType::kReduce;
+  });
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     OutputCheck c;
     c.name = out_specs[i].name;
-    const auto tol = data::DefaultTolerance(out_specs[i].dtype);
+    const auto tol = data::DefaultTolerance(out_specs[i].dtype, reduces);
     c.atol = run.atol.value_or(tol.atol);
     c.rtol = run.rtol.value_or(tol.rtol);
     const auto cmp = data::CompareArrays(expected.at(i), outputs[i], c.atol, c.rtol);

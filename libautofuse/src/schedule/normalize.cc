@@ -115,8 +115,9 @@ void Upcast(Graph& g, std::vector<Decision>* d) {
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     Node& n = g.nodes[i];
     const auto ct = ComputeOf(n);
-    const bool compute =
-        (ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast) && n.type != "Cast";
+    const bool compute = (ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast ||
+                          ct == ir::ComputeType::kReduce) &&
+                         n.type != "Cast";
     if ((compute || n.type == "Scalar") && !n.outputs.empty() && IsHalf(n.outputs[0].dtype)) {
       d->push_back({"normalize", "UPCAST_FP32",
                     "node '" + n.name + "' computes in fp32 instead of " +
@@ -133,7 +134,8 @@ void Upcast(Graph& g, std::vector<Decision>* d) {
     std::size_t first = 0;
     if (n.type == "Store") {
       want = n.outputs.at(0).dtype;
-    } else if ((ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast) &&
+    } else if ((ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast ||
+                ct == ir::ComputeType::kReduce) &&
                n.type != "Cast") {
       const ir::OpDef* op = ir::FindOp(n.type);
       if (op->out_rule == ir::DTypeRule::kBool) continue;  // comparisons keep their inputs
@@ -165,6 +167,62 @@ void Upcast(Graph& g, std::vector<Decision>* d) {
         it = casts.find(key);
       }
       g.nodes[i].inputs[s] = {it->second, 0};
+    }
+  }
+}
+
+// Any/All over bool tensors become Max/Min over 0/1 values in fp32 (the AscendC pattern
+// reductions and the accumulation APIs are float APIs on Atlas A2/A3), with casts around them.
+void LogicalReductionsAsFloat(Graph& g, std::vector<Decision>* d) {
+  for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
+    if (g.nodes[i].type != "Any" && g.nodes[i].type != "All") continue;
+    const bool any = g.nodes[i].type == "Any";
+    const DType out_dtype = g.nodes[i].outputs.at(0).dtype;
+    const ir::InputRef in = g.nodes[i].inputs.at(0);
+    // bool/uint8 -> fp16 -> fp32: AscendC Cast has no direct uint8 -> float conversion.
+    const DType in_dtype = g.nodes[in.node].outputs.at(in.output).dtype;
+    std::vector<DType> chain;
+    if (in_dtype == DType::kBool || in_dtype == DType::kUInt8 || in_dtype == DType::kInt8) {
+      chain = {DType::kFloat16, DType::kFloat32};
+    } else if (in_dtype != DType::kFloat32) {
+      chain = {DType::kFloat32};
+    }
+    int from = in.node;
+    for (DType to : chain) {
+      const Node& src = g.nodes[from];
+      Node c = MakeLike(src, UniqueName(g, src.name + "_to_" + std::string(ir::DTypeName(to))),
+                        "Cast", from, to);
+      if (c.sched.axis.empty()) c.sched = g.nodes[i].sched;
+      const int at = InsertAfter(g, from, std::move(c));
+      if (i >= at) ++i;
+      from = at;
+    }
+    g.nodes[i].inputs[0] = {from, 0};
+    Node& r = g.nodes[i];
+    d->push_back({"normalize", "LOGICAL_REDUCE_AS_FLOAT",
+                  "'" + r.name + "' (" + r.type + ") reduces 0/1 values in fp32 with " +
+                      (any ? "Max" : "Min")});
+    r.type = any ? "Max" : "Min";
+    r.outputs[0].dtype = DType::kFloat32;
+    if (out_dtype == DType::kFloat32) continue;
+    std::vector<DType> back_chain = {out_dtype};
+    if (out_dtype == DType::kBool || out_dtype == DType::kUInt8 || out_dtype == DType::kInt8) {
+      back_chain = {DType::kFloat16, out_dtype};
+    }
+    int last = i;
+    std::vector<int> inserted;
+    for (DType to : back_chain) {
+      const Node& src = g.nodes[last];
+      Node back = MakeLike(src, UniqueName(g, src.name + "_to_" + std::string(ir::DTypeName(to))),
+                           "Cast", last, to);
+      last = InsertAfter(g, last, std::move(back));
+      inserted.push_back(last);
+    }
+    for (int m = 0; m < static_cast<int>(g.nodes.size()); ++m) {
+      if (std::find(inserted.begin(), inserted.end(), m) != inserted.end()) continue;
+      for (auto& use : g.nodes[m].inputs) {
+        if (use.node == i) use = {last, 0};
+      }
     }
   }
 }
@@ -257,11 +315,13 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
     if (!IsComputeNode(n)) continue;
     const ir::OpDef* op = ir::FindOp(n.type);
     if (op->compute != ir::ComputeType::kElewise && op->compute != ir::ComputeType::kBroadcast &&
-        op->compute != ir::ComputeType::kLoad && op->compute != ir::ComputeType::kStore) {
+        op->compute != ir::ComputeType::kLoad && op->compute != ir::ComputeType::kStore &&
+        op->compute != ir::ComputeType::kReduce) {
       throw ScheduleError("UNSUPPORTED_COMPUTE_TYPE",
                           "node '" + n.name + "' (" + n.type + ") is a " +
                               std::string(ir::ComputeTypeName(op->compute)) +
-                              " op; this schedule handles elementwise and broadcast graphs");
+                              " op; this schedule handles elementwise, broadcast and reduce "
+                              "graphs");
     }
     if (nest.empty()) nest = n.sched.axis;
     if (n.sched.axis != nest) {
@@ -290,6 +350,7 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
     }
   }
 
+  LogicalReductionsAsFloat(g, d);
   if (options.upcast_half) Upcast(g, d);
   ExplicitBroadcasts(g, d);
 

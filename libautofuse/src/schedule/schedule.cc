@@ -1,8 +1,9 @@
-// Tiling cases, impl graphs and UB buffers for normalised elementwise/broadcast graphs.
+// Axis groups, templates, tiling cases, impl graphs and UB buffers for normalised hint graphs.
 #include "autofuse/schedule/schedule.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "autofuse/ir/axis_algebra.h"
@@ -19,6 +20,20 @@ using sym::Expr;
 bool IsCompute(const Node& n) {
   const ir::OpDef* op = ir::FindOp(n.type);
   return op != nullptr && op->compute != ir::ComputeType::kBuffer;
+}
+
+bool IsReduce(const Node& n) {
+  const ir::OpDef* op = ir::FindOp(n.type);
+  return op != nullptr && op->compute == ir::ComputeType::kReduce;
+}
+
+// Dims along which a tensor's block has extent 1 (repeat 1: broadcast operands, reduce results).
+std::uint32_t OneMask(const ir::Tensor& t) {
+  std::uint32_t m = 0;
+  for (std::size_t j = 0; j < t.repeats.size() && j < 32; ++j) {
+    if (t.repeats[j] == Expr(1)) m |= 1u << j;
+  }
+  return m;
 }
 
 // UB strides of a tensor's vectorised dims (its own repeats): innermost 1, the next the innermost
@@ -44,6 +59,13 @@ std::vector<Expr> UbStrides(const ir::Tensor& t, const std::vector<std::int64_t>
 void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   const Graph& g = r.graph;
   const int n = static_cast<int>(g.nodes.size());
+  const bool reduces = r.passes > 0;
+  // In reduce graphs, R-invariant results (reduce results and what is computed from them, and
+  // broadcast operands loaded once per A iteration) live across the R loop of the common
+  // template: they get buffers of their own, never shared by lifetime.
+  auto persistent = [&](int i) {
+    return reduces && (r.r_invariant[i] || IsReduce(g.nodes[i])) && g.nodes[i].type != "Store";
+  };
   r.node_buffer.assign(n, -1);
   r.staged.assign(n, false);
   r.store_queue.assign(n, -1);
@@ -126,13 +148,16 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
                             node.type == "Scalar" || r.staged[i];
     if (!needs_tbuf) continue;
     if (consumers[i].size() == 1 && own_out && g.nodes[consumers[i][0].first].type == "Store" &&
-        node.type != "Scalar" && !r.staged[i]) {
+        node.type != "Scalar" && !r.staged[i] && !persistent(i)) {
       r.node_buffer[i] = store_queue[consumers[i][0].first];
       continue;
     }
     int chosen = -1;
     for (auto& s : slots) {
+      if (persistent(i)) break;
       if (s.busy_until < i && r.buffers[s.buffer].esize == esize(i)) {
+        // The buffer grows to the larger block: extent 1 only where both blocks have it.
+        r.buffers[s.buffer].one_mask &= OneMask(node.outputs.at(0));
         chosen = s.buffer;
         s.busy_until = last_use[i];
         break;
@@ -140,7 +165,8 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
     }
     if (chosen < 0) {
       chosen = add(BufKind::kTBuf, 1, esize(i));
-      slots.push_back({chosen, last_use[i]});
+      r.buffers[chosen].one_mask = OneMask(node.outputs.at(0));
+      if (!persistent(i)) slots.push_back({chosen, last_use[i]});
     } else {
       r.decisions.push_back({"buffers", "REUSE_TBUF",
                              "'" + node.name + "' reuses " + r.buffers[chosen].Name() +
@@ -150,6 +176,29 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   }
   for (const auto& [s, q] : store_queue)
     r.store_queue[s] = q;
+  // Reduce work buffers: the partial result of one R iteration (common template), and the
+  // intermediate of a two-step reduction (two R dims inside one UB block).
+  if (reduces) {
+    std::uint32_t out_mask = ~0u;
+    std::uint32_t in_mask = ~0u;
+    for (int i = 0; i < n; ++i) {
+      if (!IsReduce(g.nodes[i])) continue;
+      out_mask &= OneMask(g.nodes[i].outputs.at(0));
+      const auto& in = g.nodes[i].inputs.at(0);
+      in_mask &= OneMask(g.nodes[in.node].outputs.at(in.output));
+    }
+    r.reduce_partial = add(BufKind::kTBuf, 1, 4);
+    r.buffers[r.reduce_partial].one_mask = out_mask;
+    r.buffers[r.reduce_partial].role = "reduce_partial";
+    int r_dims = 0;
+    for (bool b : r.r_dim)
+      r_dims += b ? 1 : 0;
+    if (r_dims >= 2) {
+      r.reduce_scratch = add(BufKind::kTBuf, 1, 4);
+      r.buffers[r.reduce_scratch].one_mask = in_mask;
+      r.buffers[r.reduce_scratch].role = "reduce_scratch";
+    }
+  }
   // Row alignment: 32 bytes of the narrowest dtype held in UB.
   int min_esize = 4;
   for (const auto& b : r.buffers)
@@ -163,6 +212,20 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
     for (int i = 0; i < n; ++i) {
       if (r.staged[i]) r.buffers[staging].nodes.push_back(i);
     }
+  }
+  // Queue masks: dims along which every block the queue carries has extent 1.
+  for (auto& b : r.buffers) {
+    if (b.kind == BufKind::kTBuf) continue;
+    std::uint32_t m = ~0u;
+    for (int i : b.nodes)
+      m &= g.nodes[i].outputs.empty() ? 0u : OneMask(g.nodes[i].outputs[0]);
+    for (int st = 0; st < n; ++st) {
+      if (r.store_queue[st] == b.id) m &= OneMask(g.nodes[st].outputs.at(0));
+    }
+    b.one_mask = b.nodes.empty() && m == ~0u ? 0u : m;
+  }
+  for (auto& b : r.buffers) {
+    if (r.dims.size() < 32) b.one_mask &= (1u << r.dims.size()) - 1u;
   }
 }
 
@@ -199,49 +262,100 @@ void AnnotateMemory(ImplCase& c, const ScheduleResult& r) {
   }
 }
 
-ImplCase BuildCase(const ScheduleResult& r, int k) {
+// Fuses `ids` (in loop order) into one merged axis replacing them in every node's loop list, at
+// the position of the first. Returns the merged id (the axis itself when there is only one).
+std::int64_t FuseAxes(Graph& g, const std::vector<std::int64_t>& ids) {
+  if (ids.size() == 1) return ids[0];
+  ir::Axis m;
+  m.id = g.NextAxisId();
+  m.type = ir::AxisType::kMerged;
+  m.size = Expr(1);
+  for (auto id : ids) {
+    m.name += g.FindAxis(id)->name;
+    m.size = m.size * g.FindAxis(id)->size;
+  }
+  m.from = ids;
+  g.axes.push_back(m);
+  for (auto& n : g.nodes) {
+    auto& s = n.sched.axis;
+    if (s.empty()) continue;
+    std::vector<std::int64_t> rest;
+    bool placed = false;
+    for (auto id : s) {
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+        rest.push_back(id);
+      } else if (!placed) {
+        rest.push_back(m.id);
+        placed = true;
+      }
+    }
+    s = rest;
+  }
+  return m.id;
+}
+
+// The impl graph of tiling dim k: TileSplit d[k]; the A (kept) outer loops and, for a kept tile
+// dim, the tile-outer loop fused and block-split over cores; the R outer loops and, for a reduced
+// tile dim, the tile-outer loop fused into one sequential reduce loop; then the vectorised dims.
+ImplCase BuildCase(const ScheduleResult& r, int k, CaseKind kind) {
   ImplCase c;
   c.tile_dim = k;
-  c.name = r.graph.name + "_B0Y" + std::to_string(k);
+  c.kind = kind;
+  int a_index = 0;
+  int r_index = 0;
+  for (int j = 0; j < k; ++j)
+    (r.r_dim[j] ? r_index : a_index) += 1;
+  c.name = r.graph.name +
+           (r.r_dim[k] ? "_B0R" + std::to_string(r_index) : "_B0Y" + std::to_string(a_index));
   c.graph = r.graph;
   c.graph.name = c.name;
   c.graph.type = ir::GraphType::kImpl;
   Graph& g = c.graph;
   const auto tile = ir::TileSplit(g, r.dims[k]);
   c.tile_var = g.FindAxis(tile.inner)->name + "_size";
-  // Fuse the outer loops (dims before the tile dim and the tile-outer axis) into one.
-  std::vector<std::int64_t> outer(r.dims.begin(), r.dims.begin() + k);
-  outer.push_back(tile.outer);
-  std::int64_t fused = tile.outer;
-  if (outer.size() > 1) {
-    ir::Axis m;
-    m.id = g.NextAxisId();
-    m.type = ir::AxisType::kMerged;
-    m.size = Expr(1);
-    for (auto id : outer) {
-      m.name += g.FindAxis(id)->name;
-      m.size = m.size * g.FindAxis(id)->size;
-    }
-    m.from = outer;
-    g.axes.push_back(m);
-    fused = m.id;
-    for (auto& n : g.nodes) {
-      auto& s = n.sched.axis;
-      if (s.empty()) continue;
-      std::vector<std::int64_t> rest;
-      for (auto id : s) {
-        if (std::find(outer.begin(), outer.end(), id) == outer.end()) rest.push_back(id);
-      }
-      rest.insert(rest.begin(), fused);
-      s = rest;
-    }
+  std::vector<std::int64_t> a_outer;
+  std::vector<std::int64_t> r_outer;
+  for (int j = 0; j < k; ++j)
+    (r.r_dim[j] ? r_outer : a_outer).push_back(r.dims[j]);
+  (r.r_dim[k] ? r_outer : a_outer).push_back(tile.outer);
+  if (kind == CaseKind::kRCore) {
+    // R iterations are distributed over cores too: one block axis over A x R.
+    a_outer.insert(a_outer.end(), r_outer.begin(), r_outer.end());
+    r_outer.clear();
   }
+  std::int64_t fused = -1;
+  if (a_outer.empty()) {
+    // Nothing to split over cores: a size-1 block loop keeps the B/b structure.
+    ir::Axis one;
+    one.id = g.NextAxisId();
+    one.name = "zA";
+    one.type = ir::AxisType::kOriginal;
+    one.size = Expr(1);
+    g.axes.push_back(one);
+    fused = one.id;
+    for (auto& n : g.nodes) {
+      if (!n.sched.axis.empty()) n.sched.axis.insert(n.sched.axis.begin(), fused);
+    }
+  } else {
+    fused = FuseAxes(g, a_outer);
+  }
+  std::int64_t r_loop = r_outer.empty() ? -1 : FuseAxes(g, r_outer);
   const auto block = ir::BlockSplit(g, fused);
   c.block_var = g.FindAxis(block.inner)->name + "_size";
+  // Loop order: B, b, the reduce loop, then the vectorised dims.
   std::vector<std::int64_t> vec = {tile.inner};
   vec.insert(vec.end(), r.dims.begin() + k + 1, r.dims.end());
   for (auto& n : g.nodes) {
-    if (!n.sched.axis.empty()) n.sched.loop_axis = block.inner;
+    if (n.sched.axis.empty()) continue;
+    std::vector<std::int64_t> order = {block.outer, block.inner};
+    if (r_loop >= 0) order.push_back(r_loop);
+    order.insert(order.end(), vec.begin(), vec.end());
+    n.sched.axis = order;
+    // The innermost loop that is not vectorised; R-invariant nodes of the common template run
+    // once per block iteration, outside the reduce loop.
+    const auto idx = static_cast<std::size_t>(&n - g.nodes.data());
+    const bool in_r_loop = r_loop >= 0 && idx < r.r_invariant.size() && !r.r_invariant[idx];
+    n.sched.loop_axis = in_r_loop || (r_loop >= 0 && IsReduce(n)) ? r_loop : block.inner;
     if (!IsCompute(n) && n.type != "Scalar") continue;
     for (auto& t : n.outputs) {
       if (t.axis.empty()) continue;
@@ -251,6 +365,74 @@ ImplCase BuildCase(const ScheduleResult& r, int k) {
   }
   AnnotateMemory(c, r);
   return c;
+}
+
+// Axis groups: the R group is the set of dims some reduction removes (all reductions of a graph
+// must remove the same set: AutoFuse's YR+YR merge rule); the rest form the Y group.
+void GroupAxes(ScheduleResult& r) {
+  const Graph& g = r.graph;
+  const std::size_t n_dims = r.dims.size();
+  r.r_dim.assign(n_dims, false);
+  std::optional<std::uint32_t> rset;
+  std::string first;
+  for (const auto& n : g.nodes) {
+    if (!IsReduce(n)) continue;
+    const auto& in = g.nodes[n.inputs.at(0).node].outputs.at(n.inputs[0].output);
+    const auto& out = n.outputs.at(0);
+    if (out.dtype != ir::DType::kFloat32) {
+      throw ScheduleError("REDUCE_DTYPE",
+                          "reduction '" + n.name + "' computes in " +
+                              std::string(ir::DTypeName(out.dtype)) +
+                              "; the AscendC pattern reductions of Atlas A2/A3 take fp32 (inputs "
+                              "of fp16/bf16 are upcast, integer reductions are not supported)");
+    }
+    std::uint32_t m = 0;
+    for (std::size_t j = 0; j < n_dims; ++j) {
+      if (out.repeats[j] == Expr(1) && in.repeats[j] != Expr(1)) m |= 1u << j;
+    }
+    if (m == 0) continue;
+    if (rset && *rset != m) {
+      throw ScheduleError("REDUCE_AXES_CONFLICT",
+                          "reductions '" + first + "' and '" + n.name +
+                              "' reduce different axes: their YR axis groups cannot merge");
+    }
+    rset = m;
+    first = n.name;
+  }
+  if (rset) {
+    for (std::size_t j = 0; j < n_dims; ++j)
+      r.r_dim[j] = ((*rset >> j) & 1u) != 0;
+  }
+  // Reduction levels (how many reductions lie on the longest path into a node) and R-invariance.
+  r.avail.assign(g.nodes.size(), 0);
+  r.r_invariant.assign(g.nodes.size(), false);
+  int max_stage = -1;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    int base = 0;
+    for (const auto& in : n.inputs)
+      base = std::max(base, r.avail[in.node]);
+    if (IsReduce(n)) {
+      max_stage = std::max(max_stage, base);
+      r.avail[i] = base + 1;
+    } else {
+      r.avail[i] = base;
+    }
+    bool inv = true;
+    if (!n.outputs.empty() && !n.outputs[0].axis.empty()) {
+      for (std::size_t j = 0; j < n_dims; ++j) {
+        if (r.r_dim[j] && n.outputs[0].repeats[j] != Expr(1)) inv = false;
+      }
+    }
+    r.r_invariant[i] = inv && n.type != "Data" && n.type != "Output";
+  }
+  // Sweeps: one per reduction level, and one more when varying values computed from the last
+  // reductions are stored (softmax's normalised output).
+  int sweeps = max_stage + 1;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].type == "Store" && !r.r_invariant[i]) sweeps = std::max(sweeps, r.avail[i] + 1);
+  }
+  r.passes = rset ? sweeps : 0;
 }
 
 }  // namespace
@@ -263,6 +445,20 @@ std::string_view BufKindName(BufKind k) {
       return "TQue<VECOUT>";
     case BufKind::kTBuf:
       return "TBuf<VECCALC>";
+  }
+  return "?";
+}
+
+std::string_view CaseKindName(CaseKind k) {
+  switch (k) {
+    case CaseKind::kElementwise:
+      return "elementwise";
+    case CaseKind::kAllLoad:
+      return "all_load";
+    case CaseKind::kCommon:
+      return "common";
+    case CaseKind::kRCore:
+      return "r_core";
   }
   return "?";
 }
@@ -281,11 +477,49 @@ std::string DumpSchedule(const ScheduleResult& s) {
     for (std::size_t i = 0; i < b.nodes.size(); ++i) {
       o << (i != 0u ? ", " : "") << s.graph.nodes[b.nodes[i]].name;
     }
-    o << "}\n";
+    o << "}";
+    if (b.one_mask != 0) {
+      o << ", extent 1 along {";
+      bool first = true;
+      for (std::size_t j = 0; j < s.dims.size(); ++j) {
+        if (((b.one_mask >> j) & 1u) == 0) continue;
+        o << (first ? "" : ", ") << s.graph.FindAxis(s.dims[j])->name;
+        first = false;
+      }
+      o << "}";
+    }
+    if (!b.role.empty()) o << ", " << b.role;
+    o << "\n";
+  }
+  if (s.passes > 0) {
+    o << "AxisGroups:\n  Y = {";
+    bool first = true;
+    for (std::size_t j = 0; j < s.dims.size(); ++j) {
+      if (s.r_dim[j]) continue;
+      o << (first ? "" : ", ") << s.graph.FindAxis(s.dims[j])->name;
+      first = false;
+    }
+    o << "}\n  R = {";
+    first = true;
+    for (std::size_t j = 0; j < s.dims.size(); ++j) {
+      if (!s.r_dim[j]) continue;
+      o << (first ? "" : ", ") << s.graph.FindAxis(s.dims[j])->name;
+      first = false;
+    }
+    o << "}\n  passes = " << s.passes << "\n";
+  }
+  o << "Templates:\n";
+  for (const auto& t : s.templates) {
+    o << "  " << t.name << " :";
+    for (int c : t.cases)
+      o << " " << s.cases[c].name;
+    o << "\n";
   }
   o << "Cases:\n";
-  for (const auto& c : s.cases)
-    o << "  " << c.name << " : tile " << c.tile_var << "\n";
+  for (const auto& c : s.cases) {
+    o << "  " << c.indexed_name << " " << c.name << " : " << CaseKindName(c.kind) << ", tile "
+      << c.tile_var << "\n";
+  }
   for (const auto& c : s.cases)
     o << "\n" << ir::DumpText(c.graph);
   return o.str();
@@ -317,23 +551,132 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
   if (!has_output) throw ScheduleError("NO_OUTPUTS", "graph '" + g.name + "' has no Output");
   for (const auto& a : g.axes)
     r.dims.push_back(a.id);
+  if (r.dims.size() > 31) {
+    throw ScheduleError("TOO_MANY_AXES", "graph '" + g.name + "' has more than 31 loop axes");
+  }
+  GroupAxes(r);
   PlanBuffers(r, profile);
-  // Tiling cases: one per Y axis; splitting a size-1 axis is pointless when others exist.
-  for (std::size_t k = 0; k < r.dims.size(); ++k) {
-    const ir::Axis* a = g.FindAxis(r.dims[k]);
-    if (r.dims.size() > 1 && sym::ProveEq(a->size, Expr(1)) == sym::Tri::kTrue) {
-      r.decisions.push_back(
-          {"cases", "PRUNE_SIZE1_AXIS", "no case tiles " + a->name + ": its size is 1"});
-      continue;
+  const int n_dims = static_cast<int>(r.dims.size());
+  int first_r = n_dims;
+  int r_count = 0;
+  for (int j = n_dims - 1; j >= 0; --j) {
+    if (r.r_dim[j]) {
+      first_r = j;
+      ++r_count;
     }
-    r.cases.push_back(BuildCase(r, static_cast<int>(k)));
-    r.cases.back().graph.tiling_key = static_cast<std::int64_t>(r.cases.size()) - 1;
+  }
+  if (r.passes > 1) {
+    r.decisions.push_back(
+        {"templates", "NORM_LOOP",
+         "a value feeding a reduction is also used after it (" + std::to_string(r.passes) +
+             " reduction levels): all_load computes it in one sweep; the common template sweeps "
+             "the reduce loop " +
+             std::to_string(r.passes) + " times, re-reading its inputs"});
+  }
+  auto add_case = [&](Template& t, int k) {
+    const ir::Axis* a = g.FindAxis(r.dims[k]);
+    if (n_dims > 1 && sym::ProveEq(a->size, Expr(1)) == sym::Tri::kTrue) {
+      r.decisions.push_back({"cases", "PRUNE_SIZE1_AXIS",
+                             "no " + t.name + " case tiles " + a->name + ": its size is 1"});
+      return;
+    }
+    int r_in_block = 0;
+    for (int j = k; j < n_dims; ++j)
+      r_in_block += r.r_dim[j] ? 1 : 0;
+    if (r_in_block > 2) {
+      r.decisions.push_back({"cases", "PRUNE_REDUCE_STEPS",
+                             "no " + t.name + " case tiles " + a->name + ": " +
+                                 std::to_string(r_in_block) +
+                                 " reduced dims would be in one UB block (at most 2 reduce "
+                                 "steps per block)"});
+      return;
+    }
+    ImplCase c = BuildCase(r, k, t.kind);
+    c.templ = static_cast<int>(r.templates.size());
+    c.indexed_name =
+        g.name + "_S" + std::to_string(c.templ) + "G0C" + std::to_string(t.cases.size());
+    c.graph.tiling_key = static_cast<std::int64_t>(r.cases.size());
+    std::string what = c.name + " tiles " + a->name + " (" + c.tile_var + ")";
+    if (t.kind == CaseKind::kRCore) {
+      what += ", splits the reduce iterations across cores (workspace + SyncAll)";
+    } else if (t.kind == CaseKind::kCommon) {
+      what += r.r_dim[k] ? ", accumulates partial reductions over its tiles"
+                         : ", loops over the reduced dims before it";
+    }
     r.decisions.push_back({"cases", "TILING_CASE",
-                           r.cases.back().name + " tiles " + a->name + " (" +
-                               r.cases.back().tile_var +
-                               ") and splits the fused outer loop "
-                               "over cores (" +
-                               r.cases.back().block_var + ")"});
+                           what + "; the kept outer loop goes over cores (" + c.block_var + ")"});
+    t.cases.push_back(static_cast<int>(r.cases.size()));
+    r.cases.push_back(std::move(c));
+  };
+  if (r.passes == 0) {
+    // Tiling cases: one per Y axis; splitting a size-1 axis is pointless when others exist.
+    Template t{"elementwise", CaseKind::kElementwise, {}};
+    for (int k = 0; k < n_dims; ++k)
+      add_case(t, k);
+    r.templates.push_back(std::move(t));
+    return r;
+  }
+  // all_load: every reduced dim in UB, so only kept dims before the first reduced one are tiled.
+  Template all{"all_load", CaseKind::kAllLoad, {}};
+  if (first_r == 0) {
+    r.decisions.push_back({"templates", "NO_ALL_LOAD",
+                           "the outermost dim is reduced (R first): all_load has no kept dim to "
+                           "tile, as in AutoFuse (AllLoad needs AR/ARA patterns)"});
+  } else if (r_count > 2) {
+    r.decisions.push_back({"templates", "NO_ALL_LOAD",
+                           std::to_string(r_count) +
+                               " reduced dims: an all_load block would need more than 2 reduce "
+                               "steps"});
+  }
+  for (int k = 0; k < first_r && r_count <= 2; ++k)
+    add_case(all, k);
+  if (!all.cases.empty()) {
+    r.decisions.push_back({"templates", "TEMPLATE",
+                           "all_load: the whole reduced extent of a row stays in UB (" +
+                               std::to_string(all.cases.size()) + " case(s))"});
+    r.templates.push_back(std::move(all));
+  }
+  // common: tile a reduced dim (partial sums across tiles) or a kept dim after the first
+  // reduced one (the reduced dims before it are looped).
+  Template common{"common", CaseKind::kCommon, {}};
+  for (int k = first_r; k < n_dims; ++k)
+    add_case(common, k);
+  if (!common.cases.empty()) {
+    r.decisions.push_back({"templates", "TEMPLATE",
+                           "common: reduced dims tiled or looped with partial accumulation (" +
+                               std::to_string(common.cases.size()) + " case(s))"});
+    r.templates.push_back(std::move(common));
+  }
+  // r_core: for large R with little A, the R iterations go over cores (two phases joined by a
+  // GM workspace and SyncAll). Only single-level graphs with few nodes after the reduction, as
+  // in AutoFuse.
+  int post_nodes = 0;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::OpDef* op = ir::FindOp(g.nodes[i].type);
+    if (op != nullptr && op->compute == ir::ComputeType::kElewise && r.avail[i] >= 1) ++post_nodes;
+  }
+  if (r.passes != 1) {
+    r.decisions.push_back({"templates", "NO_R_CORE",
+                           "norm-like graph (" + std::to_string(r.passes) +
+                               " sweeps): the R-split template needs one reduction level"});
+  } else if (post_nodes > 4) {
+    r.decisions.push_back({"templates", "NO_R_CORE",
+                           std::to_string(post_nodes) +
+                               " elementwise nodes after the reduction (the R-split template "
+                               "allows at most 4)"});
+  } else {
+    Template rc{"r_core", CaseKind::kRCore, {}};
+    for (int k = first_r; k < n_dims; ++k)
+      add_case(rc, k);
+    if (!rc.cases.empty()) {
+      r.decisions.push_back({"templates", "TEMPLATE",
+                             "r_core: reduce iterations split across cores through a workspace (" +
+                                 std::to_string(rc.cases.size()) + " case(s))"});
+      r.templates.push_back(std::move(rc));
+    }
+  }
+  if (r.cases.empty()) {
+    throw ScheduleError("NO_TILING_CASE", "graph '" + g.name + "' has no schedulable tiling case");
   }
   return r;
 }

@@ -44,9 +44,10 @@ struct TilingDecision {
   std::int64_t solve_ns = 0;
 };
 
-// Solves every case (or only `forced_case` when >= 0). Throws af::InputError when no case fits.
+// Solves every case (or only `forced_case` when >= 0, only the cases of `forced_template` when
+// >= 0). Throws af::InputError when no case fits.
 TilingDecision Solve(const schedule::ScheduleResult& s, const sym::Bindings& b,
-                     const hw::Profile& profile, int forced_case = -1);
+                     const hw::Profile& profile, int forced_case = -1, int forced_template = -1);
 
 // Per-pipe estimate of one core's share under a solution (the first model's terms: GM bytes at
 // 32 B/cycle for MTE2 loads and MTE3 stores, vector work at 256 B/repeat; SCALAR not modelled).

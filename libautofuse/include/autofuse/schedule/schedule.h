@@ -1,9 +1,20 @@
-// The schedule stage for elementwise and broadcast hint graphs: normalise the graph, group its
-// axes (all in the Y group), enumerate tiling cases (one per candidate Y axis), and for each case
-// build the impl graph (TileSplit zT/zt, fuse the outer axes, BlockSplit into B/b, vectorised axes
-// with 32-byte aligned UB strides, loop axis per node) and its UB buffers (TQue for MTE2->VEC and
-// VEC->MTE3 hand-offs, double-buffered; TBuf for intermediates, reused by lifetime; at most the
-// profile's number of concurrent queues, with UB-to-UB copies when more are needed).
+// The schedule stage: normalise the hint graph, group its axes (Y: kept, R: reduced), enumerate
+// templates and their tiling cases, and for each case build the impl graph (TileSplit zT/zt, fuse
+// the outer axes, BlockSplit into B/b, vectorised axes with 32-byte aligned UB strides, loop axis
+// per node) and the UB buffers shared by all cases (TQue for MTE2->VEC and VEC->MTE3 hand-offs,
+// double-buffered; TBuf for intermediates, reused by lifetime; at most the profile's number of
+// concurrent queues, with UB-to-UB copies when more are needed).
+//
+// Templates (docs/schedule.md has a loop-nest diagram of each):
+//   elementwise  graphs without reductions: one case per loop dim;
+//   all_load     reductions with every reduced dim resident in UB: one case per kept dim before
+//                the first reduced dim (AutoFuse's AllLoad; norm-like graphs compute in one sweep);
+//   common       the reduced dims tiled or looped: partial results accumulate across R
+//                iterations on a core; norm-like graphs sweep the R loop once per reduction level,
+//                re-reading their inputs (where AutoFuse goes through a workspace);
+//   r_core       the R iterations split across cores: each core reduces its share into a GM
+//                workspace, all cores sync (SyncAll), then each A iteration combines the
+//                partials and finishes (AutoFuse's RCore; single-level graphs only).
 //
 // Every choice is recorded as a Decision with a reason code, so reports can say why a case exists
 // or was pruned. Graphs this stage cannot schedule yet raise ScheduleError with a reason code.
@@ -43,14 +54,30 @@ std::string_view BufKindName(BufKind k);  // "TQue<VECIN>", "TQue<VECOUT>", "TBu
 struct Buffer {
   int id = 0;  // q<id> for queues, b<id> for TBufs (separate numbering per kind family)
   BufKind kind = BufKind::kTBuf;
-  int buf_num = 1;           // 2 = double-buffered queue
-  int esize = 4;             // element bytes of the tensors it holds (largest)
-  std::vector<int> nodes;    // nodes whose output lives here, in order
-  std::string Name() const;  // "q0", "b1"
+  int buf_num = 1;             // 2 = double-buffered queue
+  int esize = 4;               // element bytes of the tensors it holds (largest)
+  std::vector<int> nodes;      // nodes whose output lives here, in order
+  std::uint32_t one_mask = 0;  // bit j: every block held here has extent 1 along dims[j]
+  std::string role;            // "" (node results), "reduce_partial", "reduce_scratch"
+  std::string Name() const;    // "q0", "b1"
+};
+
+enum class CaseKind : std::uint8_t { kElementwise, kAllLoad, kCommon, kRCore };
+// "elementwise", "all_load", "common", "r_core"
+std::string_view CaseKindName(CaseKind k);
+
+// One ScheduledResult alternative (AutoFuse's template): a list of tiling cases.
+struct Template {
+  std::string name;  // "elementwise", "all_load", "common"
+  CaseKind kind = CaseKind::kElementwise;
+  std::vector<int> cases;  // indices into ScheduleResult::cases
 };
 
 struct ImplCase {
-  std::string name;       // AutoFuse style: <graph>_B0Y<k>
+  std::string name;          // AutoFuse style: <graph>_B0Y<k> / <graph>_B0R<k>
+  std::string indexed_name;  // unique across templates: <graph>_S<template>G0C<case>
+  CaseKind kind = CaseKind::kElementwise;
+  int templ = 0;          // index into ScheduleResult::templates
   int tile_dim = 0;       // index into ScheduleResult::dims of the tiled axis
   ir::Graph graph;        // the impl graph (for dumps and reports)
   std::string tile_var;   // tiling variable of the tile size, e.g. "z1t_size"
@@ -60,12 +87,19 @@ struct ImplCase {
 struct ScheduleResult {
   ir::Graph graph;                 // normalised hint graph (precision casts, merged axes)
   std::vector<std::int64_t> dims;  // its loop axes (ids), outer -> inner
-  std::vector<ImplCase> cases;
-  std::vector<Buffer> buffers;   // shared by all cases
-  std::vector<int> node_buffer;  // per node of `graph`: buffer index, or -1 (GM / none)
-  std::vector<bool> staged;      // per node: Load staged through a shared queue + UB copy
-  std::vector<int> store_queue;  // per node: for a Store, the VECOUT queue it writes from
-  int staging_queue = -1;        // the shared VECIN queue of staged loads, or -1
+  std::vector<ImplCase> cases;     // all templates' cases; the tiling key is the index
+  std::vector<Template> templates;
+  std::vector<bool> r_dim;        // per dim: reduced by the graph's reductions (R group)
+  std::vector<int> avail;         // per node: reductions on its longest input path (norm level)
+  std::vector<bool> r_invariant;  // per node: its tensor does not vary along any R dim
+  int passes = 0;                 // R-loop sweeps of the common template (0: no reductions)
+  int reduce_partial = -1;        // buffer of per-iteration partial reductions, or -1
+  int reduce_scratch = -1;        // buffer for two-step reductions (two R dims in UB), or -1
+  std::vector<Buffer> buffers;    // shared by all cases
+  std::vector<int> node_buffer;   // per node of `graph`: buffer index, or -1 (GM / none)
+  std::vector<bool> staged;       // per node: Load staged through a shared queue + UB copy
+  std::vector<int> store_queue;   // per node: for a Store, the VECOUT queue it writes from
+  int staging_queue = -1;         // the shared VECIN queue of staged loads, or -1
   // UB rows (the innermost dim) are padded to this many elements in every buffer: 32 bytes of
   // the narrowest UB dtype, so tensors of different dtypes share one element layout.
   std::int64_t row_align = 8;

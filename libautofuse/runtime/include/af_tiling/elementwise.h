@@ -1,13 +1,18 @@
-// The tiling solver for elementwise/broadcast schedules, shared word for word by the compiler (the
-// in-process solver behind `afc tile` and static shapes) and by the generated tiling functions
-// (which include this header), so both make exactly the same decisions by construction.
+// The tiling solver for elementwise, broadcast and reduce schedules, shared word for word by the
+// compiler (the in-process solver behind `afc tile` and static shapes) and by the generated tiling
+// functions (which include this header), so both make exactly the same decisions by construction.
 //
 // A tiling case tiles one loop dimension `tile_dim` of the normalised loop nest d[0..n) (outer ->
-// inner): dimensions before it and the tile-outer loop are fused and split across cores; the tile
-// and every dimension after it are held in the Unified Buffer, the innermost one padded to 32
-// bytes per row. The solver is UB-first (largest tile that fits, by binary search), then splits
-// the outer loop over as many cores as there is work, and gives tiles back to cores when the UB
-// choice would leave cores idle. C++17, no dependencies: it compiles inside generated code.
+// inner): the tile and every dimension after it are held in the Unified Buffer, the innermost one
+// padded to 32 bytes per row. Dimensions before it are outer loops: the non-reduce (A) ones and,
+// when the tile dim is an A dim, the tile-outer loop are fused and split across cores; the reduce
+// (R) ones and, when the tile dim is an R dim, the tile-outer loop run in sequence on each core
+// with partial results accumulated (the "common" reduce template), `passes` times for norm-like
+// graphs. A buffer holds its tensors' block with the dims in its `buf_one_mask` of extent 1
+// (broadcast operands, reduce results). The solver is UB-first (largest tile that fits, by binary
+// search), then splits the A loop over as many cores as there is work, and gives tiles back to
+// cores when the UB choice would leave cores idle. C++17, no dependencies: it compiles inside
+// generated code.
 #ifndef AF_TILING_ELEMENTWISE_H_
 #define AF_TILING_ELEMENTWISE_H_
 
@@ -27,8 +32,17 @@ struct CaseParams {
   // tensors of different dtypes share one element layout (= 32 bytes of the narrowest dtype).
   int64_t row_align = 8;
   int32_t n_buffers = 0;
-  int32_t buf_esize[kMaxBuffers] = {};  // element bytes of the tensors in each buffer
-  int32_t buf_num[kMaxBuffers] = {};    // 2 for double-buffered queues, 1 for TBuf
+  int32_t buf_esize[kMaxBuffers] = {};      // element bytes of the tensors in each buffer
+  int32_t buf_num[kMaxBuffers] = {};        // 2 for double-buffered queues, 1 for TBuf
+  uint32_t buf_one_mask[kMaxBuffers] = {};  // bit j: the buffer's block has extent 1 along d[j]
+  uint32_t r_mask = 0;                      // bit j: d[j] is a reduce (R) dimension
+  int32_t passes = 1;  // sweeps over the R loop per A iteration (norm-like common templates)
+  // r_core template: the R iterations are split across cores; each core writes one partial
+  // block per reduction (the partial buffer's layout) to the workspace.
+  int32_t r_core = 0;
+  int32_t templ = 0;  // template index (ScheduledResult), for --force_schedule_result
+  int32_t partial_buffer = -1;
+  int32_t n_reduces = 0;
   // Simple cost model inputs: bytes moved GM<->UB per element of the full iteration space, and
   // vector instructions per element.
   double io_bytes_per_elem = 0;
@@ -39,8 +53,12 @@ struct CaseSolution {
   bool ok = false;
   int64_t tile = 0;             // elements of d[tile_dim] per tile
   int64_t tiles_per_block = 0;  // outer iterations per core
-  int64_t outer = 0;            // outer iterations in all (fused outer dims x tiles)
+  int64_t outer = 0;            // A iterations in all (fused A outer dims x tiles), over cores
+  int64_t r_iters = 0;          // R iterations per A iteration (1 when all R dims are in UB)
   uint32_t block_dim = 0;
+  int64_t r_split = 1;          // r_core: cores sharing one A iteration's R iterations
+  int64_t r_per_block = 0;      // r_core: R iterations per core
+  int64_t workspace_bytes = 0;  // r_core: GM workspace for the partial results
   int64_t ub_bytes = 0;
   int64_t buf_bytes[kMaxBuffers] = {};
   double cost = 0;  // modelled cycles (see Cost)
@@ -53,21 +71,28 @@ inline int64_t CeilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
-// UB elements a buffer needs for a tile of `tile` elements along tile_dim (full layout: inner
-// dims whole, innermost row padded to row_align elements).
-inline int64_t BufferElems(const CaseParams& p, int64_t tile) {
+inline bool Bit(uint32_t mask, int j) {
+  return ((mask >> j) & 1u) != 0;
+}
+
+// UB elements a block needs for a tile of `tile` elements along tile_dim: inner dims whole (or 1
+// where `one_mask` says so), the innermost row padded to row_align elements.
+inline int64_t BufferElems(const CaseParams& p, int64_t tile, uint32_t one_mask = 0) {
   const int last = p.n_dims - 1;
-  if (p.tile_dim == last) return AlignUp(tile, p.row_align);
-  int64_t e = tile;
-  for (int j = p.tile_dim + 1; j < last; ++j)
-    e *= p.dims[j];
-  return e * AlignUp(p.dims[last], p.row_align);
+  int64_t e = 1;
+  for (int j = p.tile_dim; j <= last; ++j) {
+    int64_t ext = Bit(one_mask, j) ? 1 : (j == p.tile_dim ? tile : p.dims[j]);
+    if (j == last) ext = AlignUp(ext, p.row_align);
+    e *= ext;
+  }
+  return e;
 }
 
 inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
   int64_t total = 0;
   for (int b = 0; b < p.n_buffers; ++b) {
-    const int64_t bytes = AlignUp(BufferElems(p, tile) * p.buf_esize[b], kUbAlignBytes);
+    const int64_t bytes =
+        AlignUp(BufferElems(p, tile, p.buf_one_mask[b]) * p.buf_esize[b], kUbAlignBytes);
     if (per_buffer != nullptr) per_buffer[b] = bytes;
     total += bytes * p.buf_num[b];
   }
@@ -81,7 +106,9 @@ inline double Cost(const CaseParams& p, const CaseSolution& s) {
   const int64_t inner = BufferElems(p, s.tile);  // padded elements per tile
   const double per_tile = 200.0 + static_cast<double>(inner) * (p.io_bytes_per_elem / 32.0 +
                                                                 p.vec_ops_per_elem * 4.0 / 256.0);
-  return static_cast<double>(s.tiles_per_block) * per_tile + 300.0;
+  const double r = s.r_iters > 0 ? static_cast<double>(s.r_iters) : 1.0;
+  const double passes = p.passes > 0 ? static_cast<double>(p.passes) : 1.0;
+  return static_cast<double>(s.tiles_per_block) * r * passes * per_tile + 300.0;
 }
 
 // Solves one case for `cores` cores and `ub_bytes` of UB. Sizes must be >= 0; a zero-sized
@@ -92,15 +119,19 @@ inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_by
       p.n_buffers < 0 || p.n_buffers > kMaxBuffers || cores == 0 || p.row_align <= 0) {
     return s;
   }
-  int64_t before = 1;  // product of the dims before the tile dim
+  int64_t before = 1;    // product of the A dims before the tile dim (split over cores)
+  int64_t r_before = 1;  // product of the R dims before the tile dim (sequential)
   for (int j = 0; j < p.tile_dim; ++j)
-    before *= p.dims[j];
+    (Bit(p.r_mask, j) ? r_before : before) *= p.dims[j];
+  const bool tile_is_r = Bit(p.r_mask, p.tile_dim);
   const int64_t d = p.dims[p.tile_dim];
   for (int j = 0; j < p.n_dims; ++j) {
     if (p.dims[j] == 0) {
       s.ok = true;
       s.tile = 1;
       s.block_dim = 1;
+      s.r_iters = 1;
+      s.r_per_block = 1;
       s.ub_bytes = UbBytes(p, 1, s.buf_bytes);
       s.cost = 0;
       return s;
@@ -129,7 +160,7 @@ inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_by
   }
   // Give tiles back to cores: when the outer loop has fewer iterations than cores, shrink the
   // tile (keeping it a multiple of `step`) until every core has work or the tile is one step.
-  if (before * CeilDiv(d, tile) < static_cast<int64_t>(cores)) {
+  if (!tile_is_r && before * CeilDiv(d, tile) < static_cast<int64_t>(cores)) {
     const int64_t want_tiles = CeilDiv(static_cast<int64_t>(cores), before);
     int64_t t = CeilDiv(d, want_tiles);
     t = AlignUp(t, step);
@@ -137,23 +168,50 @@ inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_by
     if (tile < 1) tile = 1;
   }
   s.tile = tile;
-  s.outer = before * CeilDiv(d, tile);
+  s.outer = tile_is_r ? before : before * CeilDiv(d, tile);
+  s.r_iters = tile_is_r ? r_before * CeilDiv(d, tile) : r_before;
   const int64_t used = s.outer < static_cast<int64_t>(cores) ? s.outer : cores;
   s.tiles_per_block = CeilDiv(s.outer, used);
   s.block_dim = static_cast<uint32_t>(CeilDiv(s.outer, s.tiles_per_block));
   s.ub_bytes = UbBytes(p, tile, s.buf_bytes);
   s.ok = true;
   s.cost = Cost(p, s);
+  if (p.r_core != 0) {
+    // Worth it only when the A iterations leave cores idle and there are R iterations to share.
+    if (s.outer >= static_cast<int64_t>(cores) || s.r_iters < 2 || p.partial_buffer < 0 ||
+        p.partial_buffer >= p.n_buffers) {
+      s.ok = false;
+      return s;
+    }
+    int64_t split = static_cast<int64_t>(cores) / s.outer;
+    if (split > s.r_iters) split = s.r_iters;
+    s.r_per_block = CeilDiv(s.r_iters, split);
+    s.r_split = CeilDiv(s.r_iters, s.r_per_block);
+    s.tiles_per_block = 1;
+    s.block_dim = static_cast<uint32_t>(s.outer * s.r_split);
+    const int64_t slot =
+        AlignUp(BufferElems(p, tile, p.buf_one_mask[p.partial_buffer]) * 4, kUbAlignBytes);
+    s.workspace_bytes = static_cast<int64_t>(p.n_reduces) * s.outer * s.r_split * slot;
+    // One share of the R loop, then the combine (a partial load per share) and the core-wide
+    // sync between the phases.
+    const int64_t inner = BufferElems(p, s.tile);
+    const double per_tile = 200.0 + static_cast<double>(inner) * (p.io_bytes_per_elem / 32.0 +
+                                                                  p.vec_ops_per_elem * 4.0 / 256.0);
+    s.cost = static_cast<double>(s.r_per_block) * per_tile +
+             static_cast<double>(s.r_split) * 100.0 + 2000.0 + 300.0;
+  }
   return s;
 }
 
 // Solves every case and returns the index of the cheapest feasible one (ties: the lower index),
-// or -1 when none fits. `forced` >= 0 solves only that case.
+// or -1 when none fits. `forced` >= 0 solves only that case; `forced_template` >= 0 only the
+// cases of that template.
 inline int SelectCase(const CaseParams* cases, int n, uint32_t cores, int64_t ub_bytes, int forced,
-                      CaseSolution* best) {
+                      CaseSolution* best, int forced_template = -1) {
   int chosen = -1;
   for (int i = 0; i < n; ++i) {
     if (forced >= 0 && i != forced) continue;
+    if (forced_template >= 0 && cases[i].templ != forced_template) continue;
     const CaseSolution s = SolveCase(cases[i], cores, ub_bytes);
     if (!s.ok) continue;
     if (chosen < 0 || s.cost < best->cost) {
