@@ -102,6 +102,15 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
   }
   p.io_bytes_per_elem = IoBytesPerElem(s);
   p.vec_ops_per_elem = VecOpsPerElem(s);
+  if (s.cases.at(case_index).kind == schedule::CaseKind::kBrcInline) {
+    // Inlined broadcasts are not computed; each use becomes one API call per row.
+    const auto consumers = s.graph.Consumers();
+    for (std::size_t i = 0; i < s.inlined.size(); ++i) {
+      if (!s.inlined[i]) continue;
+      p.vec_ops_per_elem -= 1;
+      p.row_ops += static_cast<std::int32_t>(consumers[i].size());
+    }
+  }
   return p;
 }
 

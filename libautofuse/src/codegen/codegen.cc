@@ -274,10 +274,11 @@ std::string TilingSource(const Context& ctx) {
     o << p << "templ = " << cp.templ << ";\n";
     o << p << "partial_buffer = " << cp.partial_buffer << ";\n";
     o << p << "n_reduces = " << cp.n_reduces << ";\n";
-    std::snprintf(buf, sizeof buf, "%.17g", att::IoBytesPerElem(s));
+    std::snprintf(buf, sizeof buf, "%.17g", cp.io_bytes_per_elem);
     o << p << "io_bytes_per_elem = " << buf << ";\n";
-    std::snprintf(buf, sizeof buf, "%.17g", att::VecOpsPerElem(s));
+    std::snprintf(buf, sizeof buf, "%.17g", cp.vec_ops_per_elem);
     o << p << "vec_ops_per_elem = " << buf << ";\n";
+    o << p << "row_ops = " << cp.row_ops << ";\n";
   }
   o << "  af_tiling::CaseSolution best;\n";
   o << "  const int chosen = af_tiling::SelectCase(cases, " << s.cases.size()

@@ -169,6 +169,14 @@ class KernelWriter {
       EmitCommonBody();
     } else {
       free_at_ = ctx_.last_use;
+      if (c_.kind == schedule::CaseKind::kBrcInline) {
+        // An inlined broadcast's source is read by the broadcast's consumers.
+        for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+          if (!Inlined(static_cast<int>(i))) continue;
+          const int src = g.nodes[i].inputs.at(0).node;
+          free_at_[src] = std::max(free_at_[src], ctx_.last_use[i]);
+        }
+      }
       for (std::size_t i = 0; i < g.nodes.size(); ++i)
         EmitNode(static_cast<int>(i));
     }
@@ -182,6 +190,79 @@ class KernelWriter {
  private:
   bool IsRDim(int j) const {
     return j >= 0 && static_cast<std::size_t>(j) < s_.r_dim.size() && s_.r_dim[j];
+  }
+
+  bool Inlined(int i) const {
+    return c_.kind == schedule::CaseKind::kBrcInline &&
+           static_cast<std::size_t>(i) < s_.inlined.size() && s_.inlined[i];
+  }
+
+  // A binary op with an inlined broadcast operand, row by row: the broadcast source's matching
+  // row (row broadcast) or element (column broadcast: the scalar API) per output row.
+  void EmitInlineBinary(int i, int slot) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& out = n.outputs.at(0);
+    const std::string ty = CType(out.dtype);
+    const int b = n.inputs.at(slot).node;
+    const int x = n.inputs.at(1 - slot).node;
+    const int src = s_.graph.nodes[b].inputs.at(0).node;
+    const ir::Tensor& st = s_.graph.nodes[src].outputs.at(0);
+    Alloc(i, ty);
+    const int last = n_dims_ - 1;
+    Line("{");
+    ++in_;
+    std::string so = "0";
+    std::string doff = "0";
+    for (int j = k_; j < last; ++j) {
+      const std::string J = std::to_string(j);
+      Line("for (int64_t r" + J + " = 0; r" + J + " < " + Ext(out, j, false) + "; ++r" + J + ") {");
+      ++in_;
+      doff += " + r" + J + " * (" + UbStride(out, j) + ")";
+      if (Ext(st, j, false) != "1") so += " + r" + J + " * (" + UbStride(st, j) + ")";
+    }
+    const std::string len = Ext(out, last, false);
+    const std::string cnt = "static_cast<int32_t>(af_align(" + len + ", RA))";
+    auto at = [&](const std::string& v, const std::string& off) {
+      return v + "[static_cast<uint32_t>(" + off + ")]";
+    };
+    const std::string dst = at(Var(i), doff);
+    const std::string xv = at(Var(x), doff);
+    if (Ext(st, last, false) == "1") {
+      Line("const " + ty + " sv = " + Var(src) + ".GetValue(static_cast<uint32_t>(" + so + "));");
+      const std::string& op = n.type;
+      if (op == "Add") {
+        Line("Adds(" + dst + ", " + xv + ", sv, " + cnt + ");");
+      } else if (op == "Mul") {
+        Line("Muls(" + dst + ", " + xv + ", sv, " + cnt + ");");
+      } else if (op == "Maximum") {
+        Line("Maxs(" + dst + ", " + xv + ", sv, " + cnt + ");");
+      } else if (op == "Minimum") {
+        Line("Mins(" + dst + ", " + xv + ", sv, " + cnt + ");");
+      } else if (op == "Sub") {
+        Line("Adds(" + dst + ", " + xv + ", static_cast<" + ty + ">(-sv), " + cnt + ");");
+      } else {  // Div / TrueDiv by the broadcast value
+        Line("Muls(" + dst + ", " + xv + ", static_cast<" + ty + ">(" + ScalarOf(ty, "1.0f") +
+             " / sv), " + cnt + ");");
+      }
+    } else {
+      const std::string sv = at(Var(src), so);
+      const std::string a = slot == 0 ? sv : xv;
+      const std::string c = slot == 0 ? xv : sv;
+      Line(BinaryApis().at(n.type) + "(" + dst + ", " + a + ", " + c + ", " + cnt + ");");
+    }
+    for (int j = k_; j < last; ++j) {
+      --in_;
+      Line("}");
+    }
+    --in_;
+    Line("}");
+    Line("PipeBarrier<PIPE_V>();");
+    FreeDeadInputs(i);
+    // The source of an inlined broadcast is this op's real input: free it here if it is dead.
+    if (free_at_[src] == i && s_.node_buffer[src] >= 0) {
+      const auto& buf = s_.buffers[s_.node_buffer[src]];
+      if (buf.kind == BufKind::kQueueIn) Line(buf.Name() + ".FreeTensor(" + Var(src) + ");");
+    }
   }
 
   static bool IsReduceNode(const Node& n) {
@@ -787,6 +868,16 @@ class KernelWriter {
       EmitReduce(i);
       FreeDeadInputs(i);
       return;
+    }
+    if (Inlined(i)) {
+      Line("// inlined into its consumers (brc_inline)");
+      return;
+    }
+    for (std::size_t slot = 0; slot < n.inputs.size() && n.inputs.size() == 2; ++slot) {
+      if (Inlined(n.inputs[slot].node)) {
+        EmitInlineBinary(i, static_cast<int>(slot));
+        return;
+      }
     }
     if (n.type == "Broadcast") {
       EmitBroadcast(i, ty);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "af_tiling/elementwise.h"
 #include "autofuse/ir/axis_algebra.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/text.h"
@@ -306,7 +307,8 @@ ImplCase BuildCase(const ScheduleResult& r, int k, CaseKind kind) {
   for (int j = 0; j < k; ++j)
     (r.r_dim[j] ? r_index : a_index) += 1;
   c.name = r.graph.name +
-           (r.r_dim[k] ? "_B0R" + std::to_string(r_index) : "_B0Y" + std::to_string(a_index));
+           (r.r_dim[k] ? "_B0R" + std::to_string(r_index) : "_B0Y" + std::to_string(a_index)) +
+           (kind == CaseKind::kBrcInline ? "_inline" : "");
   c.graph = r.graph;
   c.graph.name = c.name;
   c.graph.type = ir::GraphType::kImpl;
@@ -365,6 +367,47 @@ ImplCase BuildCase(const ScheduleResult& r, int k, CaseKind kind) {
   }
   AnnotateMemory(c, r);
   return c;
+}
+
+// Broadcasts the brc_inline template can leave to their consumers: every consumer is a binary op
+// that can read the operand row by row. A column broadcast (innermost dim broadcast) becomes a
+// scalar per row, so only ops with a scalar form qualify (Add/Mul/Max/Min on either side; Sub and
+// float Div with the broadcast second: x - s = Adds(x, -s), x / s = Muls(x, 1 / s)).
+std::vector<bool> InlinableBroadcasts(const Graph& g) {
+  std::vector<bool> out(g.nodes.size(), false);
+  const auto consumers = g.Consumers();
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& b = g.nodes[i];
+    if (b.type != "Broadcast" || consumers[i].empty()) continue;
+    const ir::Tensor& src = g.nodes[b.inputs.at(0).node].outputs.at(0);
+    if (src.axis.empty()) continue;
+    const bool column = src.repeats.back() == Expr(1);
+    bool ok = true;
+    for (const auto& [c, slot] : consumers[i]) {
+      const Node& n = g.nodes[c];
+      const std::string& op = n.type;
+      if (n.inputs.size() != 2 || n.inputs[0].node == n.inputs[1].node) {
+        ok = false;
+        break;
+      }
+      const Node& other = g.nodes[n.inputs[1 - slot].node];
+      if (other.type == "Broadcast" || other.type == "Scalar") {
+        ok = false;
+        break;
+      }
+      const bool commutative = op == "Add" || op == "Mul" || op == "Maximum" || op == "Minimum";
+      const bool second =
+          slot == 1 &&
+          (op == "Sub" || ((op == "Div" || op == "TrueDiv") && ir::IsFloat(n.outputs.at(0).dtype)));
+      const bool row_op = commutative || op == "Sub" || op == "Div" || op == "TrueDiv";
+      if (column ? !(commutative || second) : !row_op) {
+        ok = false;
+        break;
+      }
+    }
+    out[i] = ok;
+  }
+  return out;
 }
 
 // Axis groups: the R group is the set of dims some reduction removes (all reductions of a graph
@@ -435,6 +478,75 @@ void GroupAxes(ScheduleResult& r) {
   r.passes = rset ? sweeps : 0;
 }
 
+// AutoFuse's StaticUbTemplateFilter: with static sizes, a case whose smallest tile (one element
+// of the tile dim) already overflows UB can never run; it is dropped, and a template left without
+// cases with it. Dynamic sizes keep every case (the tiling decides at run time).
+void StaticUbFilter(ScheduleResult& r, const hw::Profile& profile) {
+  af_tiling::CaseParams p;
+  p.n_dims = static_cast<std::int32_t>(r.dims.size());
+  if (p.n_dims > af_tiling::kMaxDims ||
+      r.buffers.size() > static_cast<std::size_t>(af_tiling::kMaxBuffers)) {
+    return;
+  }
+  for (std::size_t j = 0; j < r.dims.size(); ++j) {
+    const auto v = r.graph.FindAxis(r.dims[j])->size.AsInt();
+    if (!v) return;  // dynamic: nothing to decide here
+    p.dims[j] = *v;
+  }
+  p.row_align = r.row_align;
+  p.n_buffers = static_cast<std::int32_t>(r.buffers.size());
+  for (std::size_t b = 0; b < r.buffers.size(); ++b) {
+    p.buf_esize[b] = r.buffers[b].esize;
+    p.buf_num[b] = r.buffers[b].buf_num;
+    p.buf_one_mask[b] = r.buffers[b].one_mask;
+  }
+  std::vector<ImplCase> kept;
+  std::vector<int> remap(r.cases.size(), -1);
+  for (std::size_t c = 0; c < r.cases.size(); ++c) {
+    p.tile_dim = r.cases[c].tile_dim;
+    const std::int64_t min_ub = af_tiling::UbBytes(p, 1, nullptr);
+    if (min_ub > profile.ub_bytes) {
+      r.decisions.push_back({"cases", "STATIC_UB_FILTER",
+                             r.cases[c].indexed_name + " (" + r.cases[c].name + ") needs " +
+                                 std::to_string(min_ub) + " bytes of UB even with a tile of 1 (" +
+                                 profile.name + " has " + std::to_string(profile.ub_bytes) +
+                                 "); dropped"});
+      continue;
+    }
+    remap[c] = static_cast<int>(kept.size());
+    kept.push_back(std::move(r.cases[c]));
+  }
+  if (kept.size() == r.cases.size()) {
+    r.cases = std::move(kept);
+    return;
+  }
+  std::vector<Template> templates;
+  for (auto& t : r.templates) {
+    std::vector<int> cases;
+    for (int c : t.cases) {
+      if (remap[c] >= 0) cases.push_back(remap[c]);
+    }
+    if (cases.empty()) {
+      r.decisions.push_back({"templates", "STATIC_UB_FILTER",
+                             "template " + t.name + " has no case left that fits UB; dropped"});
+      continue;
+    }
+    t.cases = std::move(cases);
+    templates.push_back(std::move(t));
+  }
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    for (std::size_t i = 0; i < templates[t].cases.size(); ++i) {
+      ImplCase& c = kept[templates[t].cases[i]];
+      c.templ = static_cast<int>(t);
+      c.indexed_name = r.graph.name + "_S" + std::to_string(t) + "G0C" + std::to_string(i);
+    }
+  }
+  for (std::size_t c = 0; c < kept.size(); ++c)
+    kept[c].graph.tiling_key = static_cast<std::int64_t>(c);
+  r.cases = std::move(kept);
+  r.templates = std::move(templates);
+}
+
 }  // namespace
 
 std::string_view BufKindName(BufKind k) {
@@ -459,6 +571,8 @@ std::string_view CaseKindName(CaseKind k) {
       return "common";
     case CaseKind::kRCore:
       return "r_core";
+    case CaseKind::kBrcInline:
+      return "brc_inline";
   }
   return "?";
 }
@@ -614,6 +728,27 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     for (int k = 0; k < n_dims; ++k)
       add_case(t, k);
     r.templates.push_back(std::move(t));
+    r.inlined = InlinableBroadcasts(g);
+    std::string names;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      if (r.inlined[i]) names += (names.empty() ? "'" : ", '") + g.nodes[i].name + "'";
+    }
+    if (!names.empty()) {
+      Template in{"brc_inline", CaseKind::kBrcInline, {}};
+      for (int k = 0; k < n_dims; ++k)
+        add_case(in, k);
+      r.decisions.push_back({"templates", "TEMPLATE",
+                             "brc_inline: " + names +
+                                 " feed binary ops that read the operand row by row; not "
+                                 "materialised (" +
+                                 std::to_string(in.cases.size()) + " case(s))"});
+      r.templates.push_back(std::move(in));
+    }
+    StaticUbFilter(r, profile);
+    if (r.cases.empty()) {
+      throw ScheduleError("UB_OVERFLOW",
+                          "graph '" + g.name + "' does not fit UB even with the smallest tiles");
+    }
     return r;
   }
   // all_load: every reduced dim in UB, so only kept dims before the first reduced one are tiled.
@@ -677,6 +812,11 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
   }
   if (r.cases.empty()) {
     throw ScheduleError("NO_TILING_CASE", "graph '" + g.name + "' has no schedulable tiling case");
+  }
+  StaticUbFilter(r, profile);
+  if (r.cases.empty()) {
+    throw ScheduleError("UB_OVERFLOW",
+                        "graph '" + g.name + "' does not fit UB even with the smallest tiles");
   }
   return r;
 }

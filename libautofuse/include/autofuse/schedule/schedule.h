@@ -12,6 +12,10 @@
 //   common       the reduced dims tiled or looped: partial results accumulate across R
 //                iterations on a core; norm-like graphs sweep the R loop once per reduction level,
 //                re-reading their inputs (where AutoFuse goes through a workspace);
+//   brc_inline   elementwise graphs whose Broadcast results feed binary ops only: the ops read
+//                the broadcast operand directly, row by row (a scalar API such as Adds for a
+//                column broadcast), and the Broadcast is not materialised (AutoFuse's
+//                BrcInlineTemplate, `<case>_inline`);
 //   r_core       the R iterations split across cores: each core reduces its share into a GM
 //                workspace, all cores sync (SyncAll), then each A iteration combines the
 //                partials and finishes (AutoFuse's RCore; single-level graphs only).
@@ -62,8 +66,8 @@ struct Buffer {
   std::string Name() const;    // "q0", "b1"
 };
 
-enum class CaseKind : std::uint8_t { kElementwise, kAllLoad, kCommon, kRCore };
-// "elementwise", "all_load", "common", "r_core"
+enum class CaseKind : std::uint8_t { kElementwise, kAllLoad, kCommon, kRCore, kBrcInline };
+// "elementwise", "all_load", "common", "r_core", "brc_inline"
 std::string_view CaseKindName(CaseKind k);
 
 // One ScheduledResult alternative (AutoFuse's template): a list of tiling cases.
@@ -92,6 +96,7 @@ struct ScheduleResult {
   std::vector<bool> r_dim;        // per dim: reduced by the graph's reductions (R group)
   std::vector<int> avail;         // per node: reductions on its longest input path (norm level)
   std::vector<bool> r_invariant;  // per node: its tensor does not vary along any R dim
+  std::vector<bool> inlined;      // per node: a Broadcast the brc_inline cases do not materialise
   int passes = 0;                 // R-loop sweeps of the common template (0: no reductions)
   int reduce_partial = -1;        // buffer of per-iteration partial reductions, or -1
   int reduce_scratch = -1;        // buffer for two-step reductions (two R dims in UB), or -1

@@ -47,6 +47,9 @@ struct CaseParams {
   // vector instructions per element.
   double io_bytes_per_elem = 0;
   double vec_ops_per_elem = 0;
+  // API calls issued per UB row (brc_inline: one per inlined operand use), each with a fixed
+  // issue cost on top of the per-element work.
+  int32_t row_ops = 0;
 };
 
 struct CaseSolution {
@@ -104,8 +107,13 @@ inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
 // first, simple model; the ATT model (per-pipe, per-API) replaces it.
 inline double Cost(const CaseParams& p, const CaseSolution& s) {
   const int64_t inner = BufferElems(p, s.tile);  // padded elements per tile
-  const double per_tile = 200.0 + static_cast<double>(inner) * (p.io_bytes_per_elem / 32.0 +
-                                                                p.vec_ops_per_elem * 4.0 / 256.0);
+  double per_tile = 200.0 + static_cast<double>(inner) *
+                                (p.io_bytes_per_elem / 32.0 + p.vec_ops_per_elem * 4.0 / 256.0);
+  if (p.row_ops > 0 && p.n_dims > 0) {
+    const int last = p.n_dims - 1;
+    const int64_t rows = p.tile_dim == last ? 1 : inner / AlignUp(p.dims[last], p.row_align);
+    per_tile = per_tile + static_cast<double>(rows) * static_cast<double>(p.row_ops) * 16.0;
+  }
   const double r = s.r_iters > 0 ? static_cast<double>(s.r_iters) : 1.0;
   const double passes = p.passes > 0 ? static_cast<double>(p.passes) : 1.0;
   return static_cast<double>(s.tiles_per_block) * r * passes * per_tile + 300.0;
