@@ -60,7 +60,7 @@ void TemplatesTab::showKernel(const RunPtr& run, int kernel, int tcase) {
   model_->clear();
   model_->setHorizontalHeaderLabels({tr("Case"), tr("Tiles"), tr("Fits"), tr("Tile"),
                                      tr("Tiles/block"), tr("Cores"), tr("UB bytes"), tr("Cycles"),
-                                     tr("UB occupancy (symbolic)")});
+                                     tr("UB occupancy (symbolic)"), tr("Template")});
   chosen_ = -1;
   const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
   if (k == nullptr) {
@@ -96,6 +96,7 @@ void TemplatesTab::showKernel(const RunPtr& run, int kernel, int tcase) {
         row << Cell(i == 0 ? tr("unbound") : QStringLiteral("—"), i != 0);
     }
     row << Cell(QString::fromStdString(cr.ub_bytes_expr()));
+    row << Cell(QString::fromStdString(cr.template_name()));
     row[kCase]->setData(c, Qt::UserRole);
     if (chosen) {
       for (auto* cell : row) {

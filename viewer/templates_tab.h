@@ -38,6 +38,7 @@ class TemplatesTab : public InspectorTab {
     kUbBytes,
     kCycles,
     kUbExpr,
+    kTemplate,  // elementwise, brc_inline, all_load, common, r_core (docs/schedule.md)
     kColumns
   };
 

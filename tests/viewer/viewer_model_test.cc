@@ -60,9 +60,9 @@ TEST(RunJob, CompilesTheSampleWithBindings) {
   ASSERT_EQ(run->kernelCount(), 1);
   const auto& k = *run->kernel(0);
   EXPECT_EQ(k.hint_graph().graph_name(), "add_bcast_relu");
-  EXPECT_EQ(k.cases_size(), 2);
+  EXPECT_EQ(k.cases_size(), 4);  // elementwise B0Y0, B0Y1 and their brc_inline variants
   ASSERT_TRUE(k.has_tiling());
-  EXPECT_EQ(k.tiling().chosen_case(), 0);
+  EXPECT_EQ(k.tiling().chosen_case(), 2);  // B0Y0_inline
   EXPECT_EQ(k.tiling().block_dim(), 37u);
   EXPECT_EQ(k.tiling().ub_bytes(), 24960);
   // Sources are kept in memory, one entry per generated file.
@@ -144,7 +144,8 @@ TEST(ReportFiles, ReportFromAfcLayoutFindsScheduleAndInput) {
   const auto& files = loaded->sources.at(run->kernel(0)->name());
   EXPECT_TRUE(std::any_of(files.begin(), files.end(),
                           [](const SourceFile& f) { return f.name == "schedule.txt"; }));
-  EXPECT_EQ(loaded->kernel(0)->tiling().chosen_case(), 1);  // a row of 200003 does not fit
+  EXPECT_EQ(loaded->kernel(0)->tiling().chosen_case(),
+            3);  // a row of 200003 does not fit: B0Y1_inline
 }
 
 TEST(ReportFiles, SourcePathsCannotLeaveTheReportFolder) {
@@ -287,8 +288,8 @@ TEST(Navigator, RunsKernelsCasesAndReasons) {
   const QModelIndex k0 = m.index(0, 0, run0);
   EXPECT_EQ(k0.data().toString(), "add_bcast_relu");
   EXPECT_TRUE(m.index(0, 1, run0).data().toString().startsWith("B0Y0"));
-  ASSERT_EQ(m.rowCount(k0), 2);  // two cases
-  EXPECT_TRUE(m.index(0, 1, k0).data().toString().startsWith("chosen"));
+  ASSERT_EQ(m.rowCount(k0), 4);                                           // four cases
+  EXPECT_TRUE(m.index(2, 1, k0).data().toString().startsWith("chosen"));  // B0Y0_inline
 
   const QModelIndex run1 = m.index(1, 0);
   ASSERT_EQ(m.rowCount(run1), 2);
@@ -338,7 +339,7 @@ TEST(ReportGraphs, HintNormalisedAndImplGraphs) {
   const auto impl1 = KernelGraph(k, GraphKind::kImpl, 1);
   ASSERT_TRUE(impl1.graph);
   EXPECT_NE(impl1.graph->FindAxisByName("z0z1T"), nullptr);
-  EXPECT_FALSE(KernelGraph(k, GraphKind::kImpl, 2).graph);
+  EXPECT_FALSE(KernelGraph(k, GraphKind::kImpl, 4).graph);
 
   const GraphSpec spec = GraphScene::SpecForGraph(*hint.graph);
   ASSERT_EQ(spec.nodes.size(), 9u);
@@ -358,9 +359,9 @@ TEST(ReportGraphs, HintNormalisedAndImplGraphs) {
 TEST(ReportGraphs, CaseHelpers) {
   const auto run = Compile(SamplePath(), Bound(37, 1031));
   const auto& k = *run->kernel(0);
-  EXPECT_EQ(DefaultCase(k), 0);
+  EXPECT_EQ(DefaultCase(k), 2);
   EXPECT_EQ(EffectiveCase(k, 1), 1);
-  EXPECT_EQ(EffectiveCase(k, 5), 0);
+  EXPECT_EQ(EffectiveCase(k, 5), 2);
   EXPECT_EQ(ShortCaseName(k, 1), "B0Y1");
   const auto b = CaseBindings(k, 1);
   EXPECT_EQ(b.at("s0"), 37);

@@ -102,16 +102,17 @@ TEST_F(WindowTest, OpensTheSampleAndFillsEveryPanel) {
 
   // Templates: two cases, B0Y0 chosen by the cost model.
   auto* templates = w()->inspector()->templates();
-  ASSERT_EQ(templates->model()->rowCount(), 2);
-  EXPECT_EQ(templates->chosenRow(), 0);
+  ASSERT_EQ(templates->model()->rowCount(), 4);  // B0Y0, B0Y1 and their brc_inline variants
+  EXPECT_EQ(templates->chosenRow(), 2);
+  EXPECT_EQ(templates->model()->item(2, TemplatesTab::kTemplate)->text(), "brc_inline");
   EXPECT_TRUE(templates->summary().contains("lowest modelled cycles"));
   EXPECT_EQ(templates->model()->item(0, TemplatesTab::kCores)->text(), "37");
   EXPECT_EQ(templates->model()->item(1, TemplatesTab::kTile)->text(), "528");
 
   // Cost: bars per case, UB against the 910B's capacity.
   auto* cost = w()->inspector()->cost();
-  ASSERT_EQ(cost->cycles().size(), 2);
-  EXPECT_EQ(cost->chosen(), 0);
+  ASSERT_EQ(cost->cycles().size(), 4);
+  EXPECT_EQ(cost->chosen(), 2);
   EXPECT_LT(cost->cycles()[0], cost->cycles()[1]);
   EXPECT_EQ(cost->ubBytes()[0], 24960);
   EXPECT_EQ(cost->ubCapacity(), 196608);
@@ -166,7 +167,7 @@ TEST_F(WindowTest, ForcedCaseRerunAddsARunNextToTheOld) {
   EXPECT_TRUE(templates->summary().contains("forced by --force_tiling_case=1"));
   EXPECT_TRUE(
       templates->summary().contains("Against #1 add_bcast_relu.AscGraphDef.txt: case "
-                                    "B0Y0 → B0Y1, 727.5 → 931.0 cycles"))
+                                    "B0Y0_inline → B0Y1, 727.3 → 931.0 cycles"))
       << templates->summary().toStdString();
   EXPECT_EQ(w()->inspector()->cost()->chosen(), 1);
   // The axes now show case B0Y1's split: z1 -> z1T/z1t, z0 · z1T merged, then B/b.
@@ -179,10 +180,10 @@ TEST_F(WindowTest, ForcedCaseRerunAddsARunNextToTheOld) {
   EXPECT_TRUE(Cell(merged, AxesTab::kRole).contains("merge of z0 · z1T"));
   EXPECT_EQ(Cell(FindAxis(axes, "z1t"), AxesTab::kValue), "528");
   EXPECT_TRUE(Children(FindAxis(axes, "z0")).contains("↳ z0z1T"));
-  // Both runs stay open; the old one still says B0Y0.
+  // Both runs stay open; the old one still says B0Y0_inline.
   EXPECT_EQ(w()->navigator()->model()->rowCount(), 2);
   w()->selection()->selectKernel(0, 0);
-  EXPECT_EQ(templates->chosenRow(), 0);
+  EXPECT_EQ(templates->chosenRow(), 2);
   EXPECT_EQ(w()->flags()->forcedCase(), -1);
 }
 
@@ -192,7 +193,7 @@ TEST_F(WindowTest, NewShapesRerunPicksTheOtherCase) {
   w()->flags()->setBinding("s1", "200003");
   ASSERT_TRUE(w()->rerun());
   ASSERT_TRUE(WaitFor([&] { return w()->runs()->count() == 2 && w()->idle(); }));
-  EXPECT_EQ(w()->inspector()->templates()->chosenRow(), 1);
+  EXPECT_EQ(w()->inspector()->templates()->chosenRow(), 3);  // B0Y1_inline
   EXPECT_EQ(w()->inspector()->templates()->model()->item(0, TemplatesTab::kFeasible)->text(), "no");
   EXPECT_EQ(w()->inspector()->cost()->ubBytes()[1], 196608);
   EXPECT_EQ(w()->runs()->run(1)->request.bindings.at("s1"), 200003);
@@ -280,8 +281,8 @@ TEST_F(WindowTest, UnboundSizesThenBindAndRerun) {
   w()->flags()->setBinding("s1", "1031");
   ASSERT_TRUE(w()->rerun());
   ASSERT_TRUE(WaitFor([&] { return w()->runs()->count() == 2 && w()->idle(); }));
-  EXPECT_EQ(w()->inspector()->templates()->chosenRow(), 0);
-  EXPECT_EQ(w()->inspector()->cost()->categories().size(), 2);
+  EXPECT_EQ(w()->inspector()->templates()->chosenRow(), 2);
+  EXPECT_EQ(w()->inspector()->cost()->categories().size(), 4);
 }
 
 TEST_F(WindowTest, BadInputShowsAFailedRun) {
@@ -356,7 +357,7 @@ TEST_F(WindowTest, ExportAndSaveThenReopenTheReport) {
   EXPECT_FALSE(reopened->report_path.isEmpty());
   EXPECT_EQ(w()->selection()->current(), (Selection{1, 0, -1, {}}));
   EXPECT_TRUE(w()->inspector()->source()->text().contains("__aicore__"));
-  EXPECT_EQ(w()->inspector()->templates()->chosenRow(), 0);
+  EXPECT_EQ(w()->inspector()->templates()->chosenRow(), 2);
   // A report re-runs from the graph file it names.
   w()->flags()->setForcedCase(1);
   ASSERT_TRUE(w()->rerun());
