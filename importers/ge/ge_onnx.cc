@@ -1,0 +1,477 @@
+// ge_onnx_*.pbtxt: protobuf TextFormat against af_onnx.proto, then GE's conventions (op_type
+// prefix "ge:", edges as "src:index" strings split at the last ':', descriptors as attributes,
+// subgraphs as `subgraph` nodes with a GRAPH attribute) into GeOnnxModel; and a GeOnnxGraph into
+// the model graph.
+#include "autofuse/importers/ge_onnx.h"
+
+#include <fcntl.h>
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/text_format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <sstream>
+#include <unordered_map>
+
+#include "af_onnx.pb.h"
+#include "autofuse/model/infer.h"
+#include "autofuse/support/error.h"
+
+namespace af::importers::ge {
+namespace {
+
+namespace pb = af::onnx;
+using google::protobuf::TextFormat;
+
+constexpr int kMaxSubgraphDepth = 32;
+
+class FirstError : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (!has_) {
+      has_ = true;
+      line_ = line;
+      col_ = column;
+      message_ = message;
+    }
+  }
+  void AddWarning(int /*line*/, google::protobuf::io::ColumnNumber /*column*/,
+                  const std::string& /*message*/) override {}
+  bool has() const { return has_; }
+  SourceLoc Loc(const std::string& file) const { return {file, line_ + 1, col_ + 1}; }
+  const std::string& message() const { return message_; }
+
+ private:
+  bool has_ = false;
+  int line_ = 0;
+  int col_ = 0;
+  std::string message_;
+};
+
+void SetupParser(TextFormat::Parser& p, FirstError* err) {
+  p.RecordErrorsTo(err);
+  p.AllowUnknownField(true);
+  p.AllowUnknownExtension(true);
+  p.SetRecursionLimit(200);
+}
+
+GeEdge EdgeOf(const std::string& s) {
+  GeEdge e;
+  const std::size_t colon = s.rfind(':');
+  if (colon == std::string::npos) {
+    e.src = s;
+    return e;
+  }
+  int idx = 0;
+  const char* b = s.data() + colon + 1;
+  const char* end = s.data() + s.size();
+  const auto r = std::from_chars(b, end, idx);
+  if (r.ec != std::errc() || r.ptr != end) {
+    e.src = s;  // a name with ':' and no index
+    return e;
+  }
+  e.src = s.substr(0, colon);
+  e.index = idx;
+  return e;
+}
+
+// "input_desc_dtype:3" → ("input_desc_dtype", 3); -1 when there is no index.
+std::pair<std::string, int> SplitIndexed(const std::string& name) {
+  const std::size_t colon = name.rfind(':');
+  if (colon == std::string::npos) return {name, -1};
+  int idx = -1;
+  const char* b = name.data() + colon + 1;
+  const char* end = name.data() + name.size();
+  const auto r = std::from_chars(b, end, idx);
+  if (r.ec != std::errc() || r.ptr != end || idx < 0 || idx > 100000) return {name, -1};
+  return {name.substr(0, colon), idx};
+}
+
+GeTensorDesc& DescAt(std::vector<GeTensorDesc>& v, int i) {
+  if (static_cast<std::size_t>(i) >= v.size()) v.resize(static_cast<std::size_t>(i) + 1);
+  return v[static_cast<std::size_t>(i)];
+}
+
+std::string AttrText(const pb::AttributeProto& a) {
+  std::ostringstream ss;
+  switch (a.type()) {
+    case pb::AttributeProto::INT:
+      ss << a.i();
+      break;
+    case pb::AttributeProto::FLOAT:
+      ss << a.f();
+      break;
+    case pb::AttributeProto::STRING:
+      ss << a.s().substr(0, 200);
+      break;
+    case pb::AttributeProto::INTS:
+      for (int k = 0; k < a.ints_size() && k < 64; ++k)
+        ss << (k != 0 ? "," : "") << a.ints(k);
+      break;
+    case pb::AttributeProto::FLOATS:
+      for (int k = 0; k < a.floats_size() && k < 64; ++k)
+        ss << (k != 0 ? "," : "") << a.floats(k);
+      break;
+    case pb::AttributeProto::STRINGS:
+      for (int k = 0; k < a.strings_size() && k < 64; ++k)
+        ss << (k != 0 ? "," : "") << a.strings(k).substr(0, 200);
+      break;
+    default:
+      ss << "<" << pb::AttributeProto::AttributeType_Name(a.type()) << ">";
+      break;
+  }
+  return ss.str();
+}
+
+void ReadGraph(const pb::GraphProto& g, const std::string& name, GeOnnxModel& m, int depth,
+               const std::string& file) {
+  if (depth > kMaxSubgraphDepth) {
+    throw InputError(SourceLoc{file, 0, 0}, "subgraphs nested too deeply in graph '" + name + "'");
+  }
+  const std::size_t slot = m.graphs.size();
+  m.graphs.push_back(GeOnnxGraph{name.empty() ? g.name() : name, {}});
+  std::vector<std::pair<std::string, const pb::GraphProto*>> subs;
+  for (const auto& n : g.node()) {
+    if (n.op_type() == "subgraph") {
+      for (const auto& a : n.attribute()) {
+        if (a.has_g()) subs.emplace_back(n.name(), &a.g());
+      }
+      continue;
+    }
+    GeOnnxNode node;
+    node.name = n.name();
+    node.type = n.op_type().rfind("ge:", 0) == 0 ? n.op_type().substr(3) : n.op_type();
+    for (const auto& in : n.input())
+      node.inputs.push_back(EdgeOf(in));
+    node.outputs.assign(n.output().begin(), n.output().end());
+    node.attribute_count = n.attribute_size();
+    for (const auto& a : n.attribute()) {
+      const auto [key, idx] = SplitIndexed(a.name());
+      const bool in = key.rfind("input_desc_", 0) == 0;
+      const bool out = key.rfind("output_desc_", 0) == 0;
+      if ((in || out) && idx >= 0) {
+        std::vector<GeTensorDesc>& v = in ? node.input_desc : node.output_desc;
+        const std::string field = key.substr(in ? 11 : 12);
+        if (field == "dtype") DescAt(v, idx).dtype = a.s();
+        if (field == "shape") {
+          GeTensorDesc& d = DescAt(v, idx);
+          d.shape.assign(a.ints().begin(), a.ints().end());
+          d.has_shape = true;
+        }
+        continue;
+      }
+      if (in || out) continue;  // *_desc_nums, JSON descriptors of nodes with >= 20 tensors
+      node.attrs[a.name()] = AttrText(a);
+    }
+    m.graphs[slot].nodes.push_back(std::move(node));
+  }
+  for (const auto& [sub_name, sg] : subs)
+    ReadGraph(*sg, sg->name().empty() ? sub_name : sg->name(), m, depth + 1, file);
+}
+
+GeOnnxModel Convert(const pb::ModelProto& mp, const std::string& file) {
+  GeOnnxModel m;
+  m.file = file;
+  m.ir_version = mp.ir_version();
+  m.producer = mp.producer_name();
+  if (!mp.has_graph()) throw InputError(SourceLoc{file, 1, 1}, "ONNX model text without a graph");
+  ReadGraph(mp.graph(), mp.graph().name(), m, 0, file);
+  return m;
+}
+
+std::optional<ir::DType> GeDType(std::string_view s) {
+  static const std::array<std::pair<std::string_view, ir::DType>, 13> kMap = {{
+      {"DT_FLOAT", ir::DType::kFloat32},
+      {"DT_FLOAT16", ir::DType::kFloat16},
+      {"DT_BF16", ir::DType::kBFloat16},
+      {"DT_DOUBLE", ir::DType::kFloat64},
+      {"DT_INT8", ir::DType::kInt8},
+      {"DT_INT16", ir::DType::kInt16},
+      {"DT_INT32", ir::DType::kInt32},
+      {"DT_INT64", ir::DType::kInt64},
+      {"DT_UINT8", ir::DType::kUInt8},
+      {"DT_UINT16", ir::DType::kUInt16},
+      {"DT_UINT32", ir::DType::kUInt32},
+      {"DT_UINT64", ir::DType::kUInt64},
+      {"DT_BOOL", ir::DType::kBool},
+  }};
+  for (const auto& [k, v] : kMap) {
+    if (k == s) return v;
+  }
+  return std::nullopt;
+}
+
+// GE elementwise ops whose aten equivalent takes just the tensors.
+const std::unordered_map<std::string_view, std::pair<std::string_view, std::string_view>>&
+AtenMap() {
+  static const std::unordered_map<std::string_view, std::pair<std::string_view, std::string_view>>
+      kMap = {
+          {"Add", {"add", "Tensor"}},          {"AddV2", {"add", "Tensor"}},
+          {"Sub", {"sub", "Tensor"}},          {"Mul", {"mul", "Tensor"}},
+          {"RealDiv", {"div", "Tensor"}},      {"Div", {"div", "Tensor"}},
+          {"Abs", {"abs", "default"}},         {"Relu", {"relu", "default"}},
+          {"Exp", {"exp", "default"}},         {"Log", {"log", "default"}},
+          {"Sqrt", {"sqrt", "default"}},       {"Rsqrt", {"rsqrt", "default"}},
+          {"Square", {"square", "default"}},   {"Maximum", {"maximum", "default"}},
+          {"Minimum", {"minimum", "default"}}, {"Neg", {"neg", "default"}},
+          {"Sigmoid", {"sigmoid", "default"}}, {"Tanh", {"tanh", "default"}},
+      };
+  return kMap;
+}
+
+}  // namespace
+
+GeEdge ParseGeEdge(const std::string& s) {
+  return s.empty() ? GeEdge{} : EdgeOf(s);
+}
+
+GeOnnxGraph GeGraphFromOps(const std::string& name, const std::vector<GeOpList>& ops) {
+  GeOnnxGraph g;
+  g.name = name;
+  for (const auto& op : ops) {
+    GeOnnxNode n;
+    n.name = op.name;
+    n.type = op.type;
+    for (const auto& in : op.inputs)
+      n.inputs.push_back(ParseGeEdge(in));
+    g.nodes.push_back(std::move(n));
+  }
+  // Outputs as "self:k" for every k another op reads, so multi-output ops keep their arity.
+  std::unordered_map<std::string, int> arity;
+  for (const auto& n : g.nodes) {
+    for (const auto& e : n.inputs) {
+      if (!e.src.empty() && e.index >= 0) arity[e.src] = std::max(arity[e.src], e.index + 1);
+    }
+  }
+  for (auto& n : g.nodes) {
+    const int k = arity.count(n.name) != 0u ? arity[n.name] : 0;
+    for (int i = 0; i < k; ++i)
+      n.outputs.push_back(n.name + ":" + std::to_string(i));
+  }
+  return g;
+}
+
+int GeOnnxNode::DataInputs() const {
+  int c = 0;
+  for (const auto& e : inputs)
+    c += e.index >= 0 ? 1 : 0;
+  return c;
+}
+
+int GeOnnxNode::ControlInputs() const {
+  int c = 0;
+  for (const auto& e : inputs)
+    c += e.index < 0 ? 1 : 0;
+  return c;
+}
+
+const GeOnnxNode* GeOnnxGraph::Find(std::string_view n) const {
+  for (const auto& x : nodes) {
+    if (x.name == n) return &x;
+  }
+  return nullptr;
+}
+
+int GeOnnxModel::DataEdges() const {
+  int c = 0;
+  for (const auto& g : graphs) {
+    for (const auto& n : g.nodes) {
+      for (const auto& e : n.inputs)
+        c += e.index >= 0 && !e.src.empty() ? 1 : 0;
+    }
+  }
+  return c;
+}
+
+int GeOnnxModel::ControlEdges() const {
+  int c = 0;
+  for (const auto& g : graphs) {
+    for (const auto& n : g.nodes)
+      c += n.ControlInputs();
+  }
+  return c;
+}
+
+int GeOnnxModel::DanglingEdges() const {
+  int c = 0;
+  for (const auto& g : graphs) {
+    std::unordered_map<std::string_view, int> names;
+    for (const auto& n : g.nodes)
+      names[n.name] = 1;
+    for (const auto& n : g.nodes) {
+      for (const auto& e : n.inputs)
+        c += !e.src.empty() && names.count(e.src) == 0 ? 1 : 0;
+    }
+  }
+  return c;
+}
+
+bool LooksLikeGeOnnx(std::string_view text) {
+  const std::string_view head = text.substr(0, 4096);
+  return head.find("ir_version:") != std::string_view::npos ||
+         (head.find("producer_name:") != std::string_view::npos &&
+          head.find("graph {") != std::string_view::npos);
+}
+
+GeOnnxModel ParseGeOnnx(const std::string& text, const std::string& file) {
+  pb::ModelProto mp;
+  FirstError err;
+  TextFormat::Parser p;
+  SetupParser(p, &err);
+  if (!p.ParseFromString(text, &mp) || err.has()) {
+    throw InputError(err.Loc(file),
+                     "ONNX model text: " + (err.has() ? err.message() : std::string("unreadable")));
+  }
+  return Convert(mp, file);
+}
+
+GeOnnxModel LoadGeOnnxFile(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw InputError(SourceLoc{path.string(), 0, 0}, "cannot read the file");
+  pb::ModelProto mp;
+  FirstError err;
+  bool ok = false;
+  {
+    google::protobuf::io::FileInputStream in(fd);  // streamed: no copy of the whole text
+    TextFormat::Parser p;
+    SetupParser(p, &err);
+    ok = p.Parse(&in, &mp);
+  }
+  ::close(fd);
+  if (!ok || err.has()) {
+    throw InputError(err.Loc(path.string()),
+                     "ONNX model text: " + (err.has() ? err.message() : std::string("unreadable")));
+  }
+  return Convert(mp, path.string());
+}
+
+GeOpClass ClassifyGeOp(std::string_view t) {
+  if (t == "Data" || t == "RefData" || t == "Variable" || t == "Const" || t == "Constant" ||
+      t == "VariableV2")
+    return GeOpClass::kInput;
+  if (t == "NetOutput") return GeOpClass::kOutput;
+  if (AtenMap().count(t) != 0) return GeOpClass::kAten;
+  static const std::array<std::string_view, 34> kVector = {
+      "Cast",         "BiasAdd",       "ReduceSum", "ReduceSumD", "ReduceMean", "ReduceMeanD",
+      "ReduceMax",    "ReduceMaxD",    "ReduceMin", "ReduceMinD", "Softmax",    "SoftmaxV2",
+      "LayerNorm",    "ConcatV2",      "ConcatD",   "Concat",     "Transpose",  "TransposeD",
+      "StridedSlice", "StridedSliceD", "Gather",    "GatherV2",   "GatherV2D",  "Reshape",
+      "ExpandDims",   "Squeeze",       "Unsqueeze", "Identity",   "Select",     "Pow",
+      "BroadcastTo",  "BroadcastToD",  "Tile",      "TileD"};
+  for (auto v : kVector) {
+    if (v == t) return GeOpClass::kVector;
+  }
+  static const std::array<std::string_view, 8> kCube = {
+      "MatMul", "MatMulV2", "BatchMatMul",         "BatchMatMulV2",
+      "Conv2D", "Conv3D",   "Conv2DBackpropInput", "Conv2DBackpropFilter"};
+  for (auto v : kCube) {
+    if (v == t) return GeOpClass::kCube;
+  }
+  return GeOpClass::kOther;
+}
+
+std::string_view GeOpClassName(GeOpClass c) {
+  switch (c) {
+    case GeOpClass::kInput:
+      return "input";
+    case GeOpClass::kOutput:
+      return "output";
+    case GeOpClass::kAten:
+      return "aten";
+    case GeOpClass::kVector:
+      return "vector";
+    case GeOpClass::kCube:
+      return "cube";
+    case GeOpClass::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+model::Graph GeOnnxToModelGraph(const GeOnnxGraph& g, const std::string& file) {
+  model::Graph mg;
+  mg.name = g.name;
+  mg.file = file;
+  // value ids of every node output, by node name
+  std::unordered_map<std::string, std::vector<int>> outs;
+  auto type_of = [](const GeTensorDesc* d) {
+    model::ValueType t;
+    if (d == nullptr || d->dtype.empty()) return t;
+    const auto dt = GeDType(d->dtype);
+    if (!dt || !d->has_shape) return t;
+    std::vector<sym::Expr> shape;
+    for (std::int64_t v : d->shape) {
+      if (v < 0) return model::ValueType{};  // unknown dims: leave the type unknown
+      shape.push_back(sym::Expr(v));
+    }
+    return model::ValueType::Tensor(*dt, std::move(shape));
+  };
+  auto arg_of = [&](const GeEdge& e) {
+    auto it = outs.find(e.src);
+    if (it == outs.end() || e.index < 0 || static_cast<std::size_t>(e.index) >= it->second.size())
+      return model::Arg::None();
+    return model::Arg::Value(it->second[static_cast<std::size_t>(e.index)]);
+  };
+  for (const auto& n : g.nodes) {
+    const GeOpClass c = ClassifyGeOp(n.type);
+    int n_out = static_cast<int>(n.output_desc.size());
+    for (const auto& o : n.outputs) {
+      const GeEdge e = EdgeOf(o);
+      if (e.index >= 0) n_out = std::max(n_out, e.index + 1);
+    }
+    if (c == GeOpClass::kInput) {
+      std::vector<int>& v = outs[n.name];
+      const bool is_const = n.type == "Const" || n.type == "Constant";
+      for (int k = 0; k < std::max(1, n_out); ++k) {
+        const GeTensorDesc* d = static_cast<std::size_t>(k) < n.output_desc.size()
+                                    ? &n.output_desc[static_cast<std::size_t>(k)]
+                                    : nullptr;
+        const std::string vname = n_out > 1 ? n.name + ":" + std::to_string(k) : n.name;
+        const int id = is_const ? mg.AddAttr(vname) : mg.AddInput(vname, type_of(d));
+        if (is_const) {
+          mg.value(id).type = type_of(d);
+          mg.value(id).source = model::TypeSource::kAnnotation;
+        }
+        v.push_back(id);
+      }
+      continue;
+    }
+    std::vector<model::Arg> args;
+    for (const auto& e : n.inputs) {
+      if (e.index < 0) continue;  // control edges carry no data
+      args.push_back(arg_of(e));
+    }
+    if (c == GeOpClass::kOutput) {
+      for (auto& a : args)
+        mg.outputs.push_back(a);
+      continue;
+    }
+    model::OpName op;
+    if (c == GeOpClass::kAten) {
+      const auto& [name, overload] = AtenMap().at(n.type);
+      op = model::OpName{"aten", std::string(name), std::string(overload)};
+    } else {
+      op = model::OpName{"ge", n.type, ""};
+    }
+    const int id = mg.AddNode(n.name, op, std::move(args), {}, std::max(1, n_out));
+    std::vector<int>& v = outs[n.name];
+    for (std::size_t k = 0; k < mg.node(id).outputs.size(); ++k) {
+      const int vid = mg.node(id).outputs[k];
+      const GeTensorDesc* d = k < n.output_desc.size() ? &n.output_desc[k] : nullptr;
+      const model::ValueType t = type_of(d);
+      if (t.IsKnown()) {
+        mg.value(vid).type = t;
+        mg.value(vid).source = model::TypeSource::kAnnotation;
+      }
+      v.push_back(vid);
+    }
+  }
+  model::InferTypes(mg);
+  return mg;
+}
+
+}  // namespace af::importers::ge

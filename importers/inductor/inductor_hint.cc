@@ -1,0 +1,421 @@
+// Lowering of pointwise Inductor groups into hint graphs. A failure anywhere is a reason string
+// (thrown as Refuse and caught per group), never a partial graph.
+#include "autofuse/importers/inductor_hint.h"
+
+#include <map>
+#include <set>
+
+#include "autofuse/ir/validate.h"
+
+namespace af::importers::inductor {
+namespace {
+
+using sym::Expr;
+
+struct Refuse {
+  std::string reason;
+};
+
+const std::map<std::string, std::string>& PointwiseOps() {
+  static const std::map<std::string, std::string> kOps = {
+      {"add", "Add"},
+      {"sub", "Sub"},
+      {"mul", "Mul"},
+      {"truediv", "TrueDiv"},
+      {"div", "TrueDiv"},
+      {"neg", "Neg"},
+      {"abs", "Abs"},
+      {"exp", "Exp"},
+      {"log", "Ln"},
+      {"sqrt", "Sqrt"},
+      {"rsqrt", "Rsqrt"},
+      {"relu", "Relu"},
+      {"sigmoid", "Sigmoid"},
+      {"tanh", "Tanh"},
+      {"maximum", "Maximum"},
+      {"minimum", "Minimum"},
+      {"reciprocal", "Reciprocal"},
+      {"erf", "Erf"},
+  };
+  return kOps;
+}
+
+std::optional<ir::DType> TorchDType(const std::string& s) {
+  if (s == "torch.float32") return ir::DType::kFloat32;
+  if (s == "torch.float16") return ir::DType::kFloat16;
+  if (s == "torch.bfloat16") return ir::DType::kBFloat16;
+  return std::nullopt;
+}
+
+// Contiguous strides of `repeats` in elements, 0 where the repeat is 1.
+std::vector<Expr> Contiguous(const std::vector<Expr>& repeats) {
+  std::vector<Expr> s(repeats.size(), Expr(0));
+  Expr acc(1);
+  for (std::size_t i = repeats.size(); i-- > 0;) {
+    s[i] = repeats[i] == Expr(1) ? Expr(0) : acc;
+    acc = acc * repeats[i];
+  }
+  return s;
+}
+
+class Lowerer {
+ public:
+  Lowerer(const IrFile& f, const SchedNode& group) : group_(group) {
+    for (const auto* l : group.Leaves())
+      members_.insert(l->name);
+    // Buffer dtypes and users from every node of the file.
+    for (const auto& n : f.nodes) {
+      for (const auto* l : n.Leaves())
+        Note(*l);
+      Note(n);
+    }
+  }
+
+  ir::Graph Lower() {
+    if (group_.kind == NodeKind::kTemplate) throw Refuse{"template kernel (no loop body)"};
+    if (group_.kind == NodeKind::kFused && group_.snodes.empty())
+      throw Refuse{"the fused node lists only its members' names (torch 2.0 form)"};
+    const auto leaves = group_.Leaves();
+    const SchedNode* widest = nullptr;
+    for (const auto* l : leaves) {
+      if (l->kind != NodeKind::kScheduler) throw Refuse{l->name + " is not a computed node"};
+      if (!l->body) throw Refuse{l->name + " has no loop body"};
+      if (widest == nullptr || l->body->var_ranges.size() > widest->body->var_ranges.size())
+        widest = l;
+    }
+    g_.name = group_.name;
+    g_.type = ir::GraphType::kHint;
+    for (const auto& [v, r] : widest->body->var_ranges) {
+      if (!r.expr) throw Refuse{"loop range `" + r.text + "` is not an integer expression"};
+      for (const auto& s : r.expr->FreeSymbols())
+        g_.AddSizeVar(s);
+      sizes_.push_back(*r.expr);
+      axes_.push_back(g_.AddAxis("z" + std::to_string(axes_.size()), *r.expr));
+    }
+    for (const auto* l : leaves) {
+      if (l->body->var_ranges.size() != sizes_.size())
+        throw Refuse{l->name + " iterates another loop nest than " + widest->name};
+      for (std::size_t i = 0; i < sizes_.size(); ++i) {
+        const auto& r = l->body->var_ranges[i].second;
+        if (!r.expr || !(*r.expr == sizes_[i]))
+          throw Refuse{l->name + " iterates another loop nest than " + widest->name};
+      }
+      LowerLeaf(*l);
+    }
+    const auto diags = ir::Validate(g_);
+    for (const auto& d : diags) {
+      if (d.severity == ir::Diagnostic::Severity::kError)
+        throw Refuse{"the built graph does not validate: " + d.message};
+    }
+    return g_;
+  }
+
+ private:
+  void Note(const SchedNode& n) {
+    for (const auto& [b, l] : n.buffer_layouts) {
+      if (!l.dtype.empty()) dtype_[b] = l.dtype;
+    }
+    for (const auto& o : n.outputs) {
+      if (o.layout && !o.layout->dtype.empty()) dtype_[o.name] = o.layout->dtype;
+      auto& u = users_[o.name];
+      u.insert(u.end(), o.users.begin(), o.users.end());
+      has_users_.insert(o.name);
+    }
+    for (const auto& [b, us] : n.users) {
+      auto& u = users_[b];
+      u.insert(u.end(), us.begin(), us.end());
+      has_users_.insert(b);
+    }
+  }
+
+  bool ReadOutside(const std::string& buf) const {
+    if (has_users_.count(buf) == 0u) return true;  // unknown: keep it
+    for (const auto& u : users_.at(buf)) {
+      if (u.node == "OUTPUT" || members_.count(u.node) == 0u) return true;
+    }
+    return false;
+  }
+
+  ir::DType BufferDType(const std::string& buf) const {
+    auto it = dtype_.find(buf);
+    if (it == dtype_.end()) throw Refuse{"no layout gives the dtype of " + buf};
+    const auto d = TorchDType(it->second);
+    if (!d) throw Refuse{"dtype " + it->second + " of " + buf + " is not handled yet"};
+    return *d;
+  }
+
+  std::vector<std::int64_t> AllAxes() const { return axes_; }
+
+  int Add(const std::string& base, const std::string& type, std::vector<int> inputs, ir::DType dt,
+          std::vector<Expr> repeats, std::vector<Expr> strides) {
+    ir::Node n;
+    n.name = base + std::to_string(counter_++);
+    n.type = type;
+    for (int i : inputs)
+      n.inputs.push_back(ir::InputRef{i, 0});
+    n.sched.axis = AllAxes();
+    if (type != "Data" && type != "Output" && !axes_.empty()) n.sched.loop_axis = axes_.back();
+    ir::Tensor t;
+    t.dtype = dt;
+    t.axis = AllAxes();
+    t.repeats = std::move(repeats);
+    t.strides = std::move(strides);
+    n.outputs.push_back(std::move(t));
+    g_.nodes.push_back(std::move(n));
+    return static_cast<int>(g_.nodes.size()) - 1;
+  }
+
+  int Dense(const std::string& base, const std::string& type, std::vector<int> inputs,
+            ir::DType dt = ir::DType::kFloat32) {
+    return Add(base, type, std::move(inputs), dt, sizes_, Contiguous(sizes_));
+  }
+
+  // Strides per canonical axis and the offset of an index expression in the leaf's variables.
+  std::pair<std::vector<Expr>, Expr> View(const SchedNode& l, const std::string& index_var) {
+    auto it = index_of_.find(index_var);
+    if (it == index_of_.end()) throw Refuse{"unknown index variable " + index_var};
+    const IndexExpr* ie = nullptr;
+    for (const auto& [k, e] : l.body->indexing) {
+      if (k == it->second) ie = &e;
+    }
+    if (ie == nullptr) throw Refuse{"unknown index " + it->second + " in " + l.name};
+    if (!ie->expr) throw Refuse{"index `" + ie->text + "` is not an integer expression"};
+    const Expr e = *ie->expr;
+    std::map<std::string, Expr, std::less<>> zero;
+    for (const auto& [v, r] : l.body->var_ranges)
+      zero[v] = Expr(0);
+    const Expr offset = e.Subs(zero);
+    std::vector<Expr> strides;
+    Expr rebuilt = offset;
+    for (const auto& [v, r] : l.body->var_ranges) {
+      auto one = zero;
+      one[v] = Expr(1);
+      const Expr s = e.Subs(one) - offset;
+      strides.push_back(s);
+      rebuilt = rebuilt + s * Expr::Sym(v);
+    }
+    if (!(rebuilt == e))
+      throw Refuse{"index `" + ie->text + "` is not affine in the loop variables"};
+    // Non-zero strides must not increase (otherwise inductor_npu_ext inserts a Transpose).
+    const Expr* prev = nullptr;
+    for (const auto& s : strides) {
+      if (s == Expr(0)) continue;
+      if (prev != nullptr && sym::ProveGe(*prev, s) != sym::Tri::kTrue)
+        throw Refuse{"index `" + ie->text + "` reads transposed (not lowered yet)"};
+      prev = &s;
+    }
+    return {strides, offset};
+  }
+
+  void LowerLeaf(const SchedNode& l) {
+    std::map<std::string, int> val;  // body name → node index
+    index_of_.clear();
+    if (l.body->blocks.empty() || l.body->blocks[0].name != "body")
+      throw Refuse{"the loop body of " + l.name + " has no `body` block"};
+    for (const auto& b : l.body->blocks) {
+      if (b.name != "body") throw Refuse{"masked sub-block " + b.name + " in " + l.name};
+    }
+    for (const BodyOp& op : l.body->blocks[0].ops) {
+      switch (op.kind) {
+        case BodyOp::Kind::kGetIndex:
+          index_of_[op.result] = op.index;
+          break;
+        case BodyOp::Kind::kReturn:
+          break;
+        case BodyOp::Kind::kOps:
+          LowerOp(l, op, val);
+          break;
+        case BodyOp::Kind::kSetIndirect:
+          throw Refuse{"indirect indexing in " + l.name};
+        case BodyOp::Kind::kMaskedSubblock:
+          throw Refuse{"masked load in " + l.name};
+        case BodyOp::Kind::kGetItem:
+        case BodyOp::Kind::kOther:
+          throw Refuse{"statement `" + op.text + "` in " + l.name};
+      }
+    }
+  }
+
+  int Arg(const std::map<std::string, int>& val, const std::string& name) const {
+    auto it = val.find(name);
+    if (it == val.end()) throw Refuse{"operand `" + name + "` is not a lowered value"};
+    return it->second;
+  }
+
+  void LowerOp(const SchedNode& l, const BodyOp& op, std::map<std::string, int>& val) {
+    if (op.op == "load") {
+      val[op.result] = Load(l, op.buffer, op.index);
+      return;
+    }
+    if (op.op == "reduction") {
+      // 2.1+: reduction(dtype, src_dtype, type, value), stored by a later store_reduction;
+      // 2.0: reduction(buffer, dtype, src_dtype, type, index, value) stores directly.
+      const bool direct = op.args.size() == 6;
+      if (op.args.size() != 4 && !direct) throw Refuse{"reduction form `" + op.text + "`"};
+      const std::string& type = op.reduction_type;
+      static const std::map<std::string, std::string> kReduce = {
+          {"sum", "Sum"}, {"max", "Max"}, {"min", "Min"}, {"prod", "Prod"}};
+      auto r = kReduce.find(type);
+      if (r == kReduce.end()) throw Refuse{"reduction " + type + " (not lowered yet)"};
+      const int v = Arg(val, op.args.back());
+      if (direct) {
+        StoreReduction(l, op.buffer, op.index, r->second, v);
+      } else {
+        pending_[op.result] = {r->second, v};
+      }
+      return;
+    }
+    if (op.op == "store_reduction") {
+      auto p = pending_.find(op.args.size() > 2 ? op.args[2] : "");
+      if (p == pending_.end()) throw Refuse{"store_reduction of an unknown reduction"};
+      StoreReduction(l, op.buffer, op.index, p->second.first, p->second.second);
+      return;
+    }
+    if (op.op == "store") {
+      if (op.args.size() > 3 && op.args[3] != "None")
+        throw Refuse{"store mode " + op.args[3] + " in " + l.name};
+      Store(l, op.buffer, op.index, Arg(val, op.args.size() > 2 ? op.args[2] : ""));
+      return;
+    }
+    if (op.op == "constant") {
+      if (op.args.size() < 2 || op.args[1] != "torch.float32")
+        throw Refuse{"constant of another dtype than float32 in " + l.name};
+      const int s = Dense("scalar", "Scalar", {});
+      g_.nodes[static_cast<std::size_t>(s)].attrs["value"] = std::stod(op.args[0]);
+      val[op.result] = s;
+      return;
+    }
+    if (op.op == "to_dtype") {
+      if (op.args.size() < 2 || op.args[1] != "torch.float32")
+        throw Refuse{"cast to " + (op.args.size() > 1 ? op.args[1] : "?") + " in " + l.name};
+      val[op.result] = Arg(val, op.args[0]);  // compute is fp32 already
+      return;
+    }
+    auto it = PointwiseOps().find(op.op);
+    if (it == PointwiseOps().end()) throw Refuse{"op " + op.op + " (not lowered yet)"};
+    std::vector<int> ins;
+    for (const auto& a : op.args)
+      ins.push_back(Arg(val, a));
+    val[op.result] = Dense(op.op, it->second, std::move(ins));
+  }
+
+  int Load(const SchedNode& l, const std::string& buf, const std::string& index_var) {
+    const auto [strides, offset] = View(l, index_var);
+    auto stored = stored_.find(buf);
+    if (stored != stored_.end()) {
+      if (stored->second.second != strides)
+        throw Refuse{buf + " is read through another view than it was written"};
+      // a kept-dim reduction result is broadcast back to the loop nest
+      int cur = stored->second.first;
+      std::vector<Expr> rep = g_.nodes[static_cast<std::size_t>(cur)].outputs[0].repeats;
+      for (std::size_t i = 0; i < sizes_.size() && i < rep.size(); ++i) {
+        if (rep[i] == sizes_[i]) continue;
+        rep[i] = sizes_[i];
+        cur = Add("broadcast", "Broadcast", {cur}, ir::DType::kFloat32, rep, Contiguous(rep));
+      }
+      return cur;
+    }
+    const ir::DType dt = BufferDType(buf);
+    std::vector<Expr> repeats;
+    for (std::size_t i = 0; i < sizes_.size(); ++i)
+      repeats.push_back(strides[i] == Expr(0) ? Expr(1) : sizes_[i]);
+    int data = -1;
+    auto d = data_.find(buf);
+    if (d == data_.end()) {
+      data = Add("data", "Data", {}, dt, repeats, strides);
+      g_.nodes[static_cast<std::size_t>(data)].attrs["index"] =
+          static_cast<std::int64_t>(data_.size());
+      data_[buf] = data;
+    } else {
+      data = d->second;
+    }
+    int cur = Add("load", "Load", {data}, dt, repeats, strides);
+    g_.nodes[static_cast<std::size_t>(cur)].attrs["offset"] = offset;
+    for (std::size_t i = 0; i < sizes_.size(); ++i) {
+      if (!(repeats[i] == Expr(1)) || sizes_[i] == Expr(1)) continue;
+      repeats[i] = sizes_[i];
+      cur = Add("broadcast", "Broadcast", {cur}, dt, repeats, Contiguous(repeats));
+    }
+    if (dt != ir::DType::kFloat32) cur = Dense("cast", "Cast", {cur});
+    return cur;
+  }
+
+  // The reduction node (kept-dim: the axes the store index does not use get repeat 1), its
+  // Store/Output when the buffer is read outside the group.
+  void StoreReduction(const SchedNode& l, const std::string& buf, const std::string& index_var,
+                      const std::string& type, int v) {
+    const auto [strides, offset] = View(l, index_var);
+    std::vector<Expr> repeats;
+    for (std::size_t i = 0; i < sizes_.size(); ++i)
+      repeats.push_back(strides[i] == Expr(0) ? Expr(1) : sizes_[i]);
+    if (repeats == sizes_) throw Refuse{"store_reduction of " + buf + " reduces no axis"};
+    const int red = Add(type == "Sum" ? "sum" : "reduce", type, {v}, ir::DType::kFloat32, repeats,
+                        Contiguous(repeats));
+    stored_[buf] = {red, strides};
+    if (!ReadOutside(buf)) return;
+    const ir::DType dt = BufferDType(buf);
+    int cur = red;
+    if (dt != ir::DType::kFloat32)
+      cur = Add("cast", "Cast", {cur}, dt, repeats, Contiguous(repeats));
+    const int st = Add("store", "Store", {cur}, dt, repeats, strides);
+    if (!(offset == Expr(0))) g_.nodes[static_cast<std::size_t>(st)].attrs["offset"] = offset;
+    const int out = Add("output", "Output", {st}, dt, repeats, strides);
+    g_.nodes[static_cast<std::size_t>(out)].attrs["index"] = static_cast<std::int64_t>(outputs_++);
+  }
+
+  void Store(const SchedNode& l, const std::string& buf, const std::string& index_var, int v) {
+    const auto [strides, offset] = View(l, index_var);
+    stored_[buf] = {v, strides};
+    if (!ReadOutside(buf)) return;
+    const ir::DType dt = BufferDType(buf);
+    int cur = v;
+    if (dt != ir::DType::kFloat32) cur = Dense("cast", "Cast", {cur}, dt);
+    std::vector<Expr> repeats;
+    for (std::size_t i = 0; i < sizes_.size(); ++i)
+      repeats.push_back(strides[i] == Expr(0) ? Expr(1) : sizes_[i]);
+    if (repeats != sizes_) throw Refuse{"store of " + buf + " reduces a loop axis"};
+    const int st = Add("store", "Store", {cur}, dt, repeats, strides);
+    if (!(offset == Expr(0))) g_.nodes[static_cast<std::size_t>(st)].attrs["offset"] = offset;
+    const int out = Add("output", "Output", {st}, dt, repeats, strides);
+    g_.nodes[static_cast<std::size_t>(out)].attrs["index"] = static_cast<std::int64_t>(outputs_++);
+  }
+
+  const SchedNode& group_;
+  std::set<std::string> members_;
+  std::map<std::string, std::string> dtype_;
+  std::map<std::string, std::vector<NodeUser>> users_;
+  std::set<std::string> has_users_;
+  ir::Graph g_;
+  std::vector<Expr> sizes_;
+  std::vector<std::int64_t> axes_;
+  std::map<std::string, std::string> index_of_;  // get_index variable → indexK
+  std::map<std::string, int> data_;              // buffer → Data node
+  std::map<std::string, std::pair<int, std::vector<Expr>>> stored_;  // buffer → value, view
+  std::map<std::string, std::pair<std::string, int>> pending_;       // reduction → (type, value)
+  int counter_ = 0;
+  int outputs_ = 0;
+};
+
+}  // namespace
+
+std::vector<HintGroup> BuildHintGraphs(const IrFile& post) {
+  std::vector<HintGroup> out;
+  for (const auto& n : post.nodes) {
+    if (n.kind == NodeKind::kExtern || n.kind == NodeKind::kNop) continue;
+    HintGroup h;
+    h.name = n.name;
+    h.members = n.snode_names.empty() ? std::vector<std::string>{n.name} : n.snode_names;
+    try {
+      Lowerer l(post, n);
+      h.graph = l.Lower();
+    } catch (const Refuse& r) {
+      h.reason = r.reason;
+    } catch (const std::exception& e) {  // sym errors on odd sizes: a reason, not a failure
+      h.reason = std::string("cannot lower: ") + e.what();
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+}  // namespace af::importers::inductor
