@@ -6,6 +6,7 @@
 
 #include "autofuse/support/error.h"
 #include "commands.h"
+#include "graph_cmds.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -19,8 +20,9 @@ int main(int argc, char** argv) {
       "inspect", "Show what an input holds: graphs, symbols, axes, nodes by compute type");
   cmd_inspect
       ->add_option("INPUT", inspect.input,
-                   "AscGraphDef text, GE graph text or readable "
-                   "graph text")
+                   "AscGraphDef text, GE graph text (ge_proto) or ge_onnx pbtxt, readable graph "
+                   "text, aten FX graph, Inductor IR / output_code.py / asc_graph.py, or a "
+                   "torch_compile_debug folder at any level")
       ->required();
   cmd_inspect->add_flag("--json", inspect.json, "Machine-readable output on stdout");
 
@@ -34,7 +36,10 @@ int main(int argc, char** argv) {
   cmd_convert->add_flag("--force", convert.force, "Overwrite an existing output file");
 
   auto add_common = [](CLI::App* cmd, af::cli::CommonOptions& c) {
-    cmd->add_option("INPUT", c.input, "AscGraph input (AscGraphDef text, GE graph, readable text)")
+    cmd->add_option("INPUT", c.input,
+                    "AscGraph (AscGraphDef text, GE graph, readable text), an aten FX graph or "
+                    "case folder, or Inductor's fused groups (ir_post_fusion.txt or a "
+                    "torch_compile_debug folder)")
         ->required();
     cmd->add_option("--bind", c.bind, "Bind size symbols, e.g. s0=128,s1=64");
     cmd->add_option("--flags", c.flags, "AutoFuse-style flags: \"--key=value;--key2=value\"");
@@ -65,6 +70,11 @@ int main(int argc, char** argv) {
   add_common(cmd_tile, tile.common);
   cmd_tile->add_option("--solver", tile.solver, "default | heuristic | exhaustive");
 
+  af::cli::EstimateOptions estimate;
+  auto* cmd_estimate = app.add_subcommand(
+      "estimate", "Modeled time of the fused kernels against the same ops one per kernel");
+  add_common(cmd_estimate, estimate.common);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -78,6 +88,7 @@ int main(int argc, char** argv) {
     if (cmd_inspect->parsed()) return af::cli::RunInspect(inspect);
     if (cmd_convert->parsed()) return af::cli::RunConvert(convert);
     if (cmd_compile->parsed()) return af::cli::RunCompile(compile);
+    if (cmd_estimate->parsed()) return af::cli::RunEstimate(estimate);
     if (cmd_run->parsed()) return af::cli::RunRun(runo);
     if (cmd_tile->parsed()) return af::cli::RunTile(tile);
   } catch (const af::InputError& e) {

@@ -4,9 +4,11 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "autofuse/pipeline/graph_driver.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/support/error.h"
 #include "commands.h"
+#include "graph_cmds.h"
 
 namespace af::cli {
 namespace {
@@ -32,11 +34,16 @@ pipeline::Options MakeOptions(const CommonOptions& c, bool build) {
 // A kernel a stage refused: exit 2 with the reason code.
 int ReportRefused(const pipeline::CompileResult& r) {
   int code = 0;
+  for (const auto& f : r.fallbacks) {
+    std::cerr << "afc: note: " << f.origin << ": group '" << f.name << "' falls back: " << f.reason
+              << "\n";
+  }
   for (const auto& k : r.kernels) {
     if (k.error.empty()) continue;
-    std::cerr << "afc: " << k.origin << ": kernel '" << k.hint.name << "' not compiled ["
-              << k.error_code << "]: " << k.error << "\n";
-    code = 2;
+    std::cerr << "afc: " << (r.framework_groups ? "note: " : "") << k.origin << ": kernel '"
+              << k.hint.name << "' not compiled [" << k.error_code << "]: " << k.error << "\n";
+    // A framework's own group we cannot schedule falls back; a kernel the user gave us fails.
+    if (!r.framework_groups) code = 2;
   }
   return code;
 }
@@ -82,6 +89,7 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
 
 int RunCompile(const CompileOptions& opts) {
   const auto o = MakeOptions(opts.common, true);
+  if (pipeline::IsModelGraphInput(opts.common.input)) return RunCompileGraph(opts, o);
   const auto r = pipeline::Compile(opts.common.input, o);
   pipeline::WriteOutputs(r, o, opts.out, opts.force);
   if (opts.common.json) {
@@ -100,6 +108,10 @@ int RunCompile(const CompileOptions& opts) {
                     {"error_code", k.error_code}});
     }
     j["kernels"] = ks;
+    json fb = json::array();
+    for (const auto& f : r.fallbacks)
+      fb.push_back({{"name", f.name}, {"origin", f.origin}, {"reason", f.reason}});
+    j["fallbacks"] = fb;
     j["out"] = opts.out;
     j["report"] = opts.out + "/report.json";
     std::cout << j.dump(2) << "\n";
@@ -120,11 +132,15 @@ int RunCompile(const CompileOptions& opts) {
 
 int RunRun(const RunCmdOptions& opts) {
   const auto o = MakeOptions(opts.common, true);
+  if (pipeline::IsModelGraphInput(opts.common.input)) return RunRunGraph(opts, o);
   const auto r = pipeline::Compile(opts.common.input, o);
   if (const int rc = ReportRefused(r); rc != 0) return rc;
   bool all_ok = true;
   std::string summary;
+  int ran = 0;
   for (const auto& k : r.kernels) {
+    if (!k.error.empty()) continue;  // a framework group that fell back (listed above)
+    ++ran;
     pipeline::RunOptions ro;
     ro.inputs_dir = opts.inputs;
     ro.expect_dir = opts.expect;
@@ -146,6 +162,9 @@ int RunRun(const RunCmdOptions& opts) {
     }
     all_ok = all_ok && res.ok;
   }
+  if (ran == 0) {
+    throw InputError({opts.common.input, 0, 0}, "no kernel of the input could be compiled");
+  }
   std::cout << (all_ok ? "PASS " : "FAIL ") << summary << "\n";
   return all_ok ? 0 : 1;
 }
@@ -160,6 +179,7 @@ int RunTile(const TileOptions& opts) {
   if (const int rc = ReportRefused(r); rc != 0) return rc;
   json out = json::array();
   for (const auto& k : r.kernels) {
+    if (!k.error.empty()) continue;  // a framework group that fell back (listed above)
     if (!k.tiling) {
       std::string missing;
       for (const auto& s : att::KernelSymbols(k.schedule)) {

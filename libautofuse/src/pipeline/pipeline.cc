@@ -22,6 +22,9 @@
 #include "af_cpu/launch_abi.h"
 #include "autofuse/data/compare.h"
 #include "autofuse/data/npy.h"
+#include "autofuse/importers/debug_dir.h"
+#include "autofuse/importers/inductor_hint.h"
+#include "autofuse/importers/inductor_ir.h"
 #include "autofuse/interp/interpreter.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/ir/op_registry.h"
@@ -74,6 +77,16 @@ int ForcedTemplate(const Options& o) {
     throw InputError({},
                      "--force_schedule_result must be a template index, not '" + it->second + "'");
   }
+}
+
+// A folder (torch_compile_debug at any level) or an Inductor post-fusion IR file.
+bool IsInductorInput(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return true;
+  importers::inductor::DumpFileKind kind{};
+  return std::filesystem::is_regular_file(path, ec) &&
+         importers::inductor::ClassifyDumpFile(path, &kind) &&
+         kind == importers::inductor::DumpFileKind::kIrPostFusion;
 }
 
 bool AllBound(const std::vector<std::string>& symbols, const sym::Bindings& b) {
@@ -133,17 +146,45 @@ CompileResult Compile(const std::string& input_path, const Options& options) {
 
   // ---- import
   auto t0 = Clock::now();
-  const ir::LoadedFile file = ir::LoadGraphFile(input_path);
-  auto t1 = Clock::now();
-  r.timings.push_back({"import", Ms(t0, t1)});
-  r.timings.push_back({"frontend", 0.0});  // AscGraph inputs are already fused kernels
-  for (const auto& lg : file.graphs) {
-    Kernel k;
-    k.hint = lg.graph;
-    k.origin = lg.origin;
-    r.kernels.push_back(std::move(k));
-    Dump(options, "import", ir::DumpText(lg.graph));
+  if (IsInductorInput(input_path)) {
+    // torch_compile_debug folders and ir_post_fusion.txt: Inductor's own fused groups, lowered
+    // to hint graphs the way inductor_npu_ext does; the others are fallbacks with a reason.
+    r.framework_groups = true;
+    const auto tree = importers::inductor::DiscoverDebugDump(input_path);
+    for (const auto& m : tree.models) {
+      const auto* post = m.Find(importers::inductor::DumpFileKind::kIrPostFusion);
+      if (post == nullptr) continue;
+      const auto ir_file = importers::inductor::LoadInductorIrFile(post->path);
+      for (auto& g : importers::inductor::BuildHintGraphs(ir_file)) {
+        if (!g.graph) {
+          r.fallbacks.push_back({g.name, post->path.string(), g.reason});
+          continue;
+        }
+        Kernel k;
+        k.hint = std::move(*g.graph);
+        k.origin = post->path.string() + ": " + g.name;
+        Dump(options, "import", ir::DumpText(k.hint));
+        r.kernels.push_back(std::move(k));
+      }
+    }
+    if (r.kernels.empty() && r.fallbacks.empty()) {
+      throw InputError({input_path, 0, 0}, "no ir_post_fusion.txt (Inductor's fused groups) found");
+    }
+    r.timings.push_back({"import", Ms(t0, Clock::now())});
+    r.timings.push_back({"frontend", 0.0});  // Inductor decided the groups
+  } else {
+    const ir::LoadedFile file = ir::LoadGraphFile(input_path);
+    r.timings.push_back({"import", Ms(t0, Clock::now())});
+    r.timings.push_back({"frontend", 0.0});  // AscGraph inputs are already fused kernels
+    for (const auto& lg : file.graphs) {
+      Kernel k;
+      k.hint = lg.graph;
+      k.origin = lg.origin;
+      r.kernels.push_back(std::move(k));
+      Dump(options, "import", ir::DumpText(lg.graph));
+    }
   }
+  auto t1 = Clock::now();
 
   double schedule_ms = 0;
   double tiling_ms = 0;
@@ -210,6 +251,12 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
     auto* st = out->add_timings();
     st->set_stage(t.stage);
     st->set_ms(t.ms);
+  }
+  for (const auto& f : r.fallbacks) {
+    auto* fr = out->add_fallbacks();
+    fr->set_name(f.name);
+    fr->set_origin(f.origin);
+    fr->set_reason(f.reason);
   }
   const hw::Profile& profile = hw::GetProfile(options.soc);
   for (const auto& k : r.kernels) {

@@ -119,11 +119,12 @@ TEST(Pipeline, EveryForcedCaseRunsCorrectly) {
     Options o = TestOptions();
     ParseBindings(shape, &o.bindings);
     const CompileResult base = Compile(path.string(), o);
-    ASSERT_EQ(base.kernels[0].schedule.cases.size(), 3u);
+    // Three elementwise cases and their three brc_inline variants.
+    ASSERT_EQ(base.kernels[0].schedule.cases.size(), 6u);
     const auto& sched = base.kernels[0].schedule;
     const auto dims = att::DimValues(sched, o.bindings);
     const hw::Profile& profile = hw::GetProfile(o.soc);
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 6; ++c) {
       Options oc = o;
       oc.flags["force_tiling_case"] = std::to_string(c);
       const bool fits = af_tiling::SolveCase(att::CaseParamsFor(sched, c, dims),
@@ -142,7 +143,36 @@ TEST(Pipeline, EveryForcedCaseRunsCorrectly) {
       EXPECT_TRUE(res.ok) << shape << " case " << c << ": " << res.outputs[0].message;
     }
   }
-  EXPECT_GE(ran, 7);
+  EXPECT_GE(ran, 14);
+}
+
+TEST(Pipeline, ForcedTemplateRestrictsTheChoice) {
+  const auto path = af::test::SourceDir() / "tests" / "e2e" / "graphs" / "sum_ar.graph.txt";
+  Options o = TestOptions();
+  ParseBindings("s0=1,s1=1000003", &o.bindings);  // huge R, one row: r_core by the model
+  const CompileResult base = Compile(path.string(), o);
+  ASSERT_TRUE(base.kernels[0].tiling);
+  const auto& sched = base.kernels[0].schedule;
+  ASSERT_EQ(sched.templates.size(), 3u);  // all_load, common, r_core
+  EXPECT_EQ(sched.cases[base.kernels[0].tiling->chosen].kind, schedule::CaseKind::kRCore);
+  for (int t : {1, 2}) {
+    Options ot = o;
+    ot.flags["force_schedule_result"] = std::to_string(t);
+    const CompileResult r = Compile(path.string(), ot);
+    const int chosen = r.kernels[0].tiling->chosen;
+    EXPECT_EQ(sched.cases[chosen].templ, t);
+    RunOptions ro;
+    ro.seed = 3;
+    const RunResult res = pipeline::Run(r.kernels[0], ot, ro);
+    EXPECT_EQ(res.tiling_key, chosen);
+    EXPECT_TRUE(res.ok) << "template " << t << ": " << res.outputs[0].message;
+  }
+  // all_load cannot hold a row of a million floats.
+  Options oa = o;
+  oa.flags["force_schedule_result"] = "0";
+  EXPECT_THROW(Compile(path.string(), oa), af::InputError);
+  oa.flags["force_schedule_result"] = "7";
+  EXPECT_THROW(Compile(path.string(), oa), af::InputError);
 }
 
 TEST(Pipeline, HostileNamesNeverReachGeneratedCode) {

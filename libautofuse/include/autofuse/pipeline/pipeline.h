@@ -60,10 +60,21 @@ struct Kernel {
   std::string error;
 };
 
+// A group of the input that did not become a hint graph (Inductor fallbacks), with the reason.
+struct Fallback {
+  std::string name;
+  std::string origin;
+  std::string reason;
+};
+
 struct CompileResult {
   std::string input;
   std::vector<Kernel> kernels;
+  std::vector<Fallback> fallbacks;
   std::vector<StageTiming> timings;
+  // The kernels are a framework's own groups (Inductor): one our schedule refuses falls back
+  // like an unlowered group instead of failing the whole input.
+  bool framework_groups = false;
 };
 
 CompileResult Compile(const std::string& input_path, const Options& options);

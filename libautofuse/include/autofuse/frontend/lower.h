@@ -1,0 +1,66 @@
+// Lowering of model-graph (aten / prims) ops to AscIR hint graphs. A group of model nodes becomes
+// one hint graph: the values it reads from outside become Data + Load (views of graph inputs such
+// as permute, slice, select, expand and contiguous reshapes fold into the Load's strides and
+// offset), every op becomes a few AscIR nodes over one shared loop nest (broadcasts explicit,
+// reductions keep-dim, fp16/bf16 computed in fp32), and the values used outside the group become
+// Store + Output. Ops or groups that cannot be lowered raise LowerError with a reason code.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "autofuse/ir/graph.h"
+#include "autofuse/model/graph.h"
+
+namespace af::frontend {
+
+// A node or group that cannot become a hint graph; `code` is a stable reason code
+// (UNSUPPORTED_OP, UNSUPPORTED_DTYPE, CUBE_OP, AXIS_CONFLICT, VIEW_NOT_FUSIBLE, ...).
+class LowerError : public std::runtime_error {
+ public:
+  LowerError(std::string code, const std::string& message)
+      : std::runtime_error(message), code_(std::move(code)) {}
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
+};
+
+struct LowerOptions {
+  bool upcast_half = true;  // compute fp16/bf16 in fp32 (AutoFuse's precision rule)
+  std::string name = "fused";
+  bool all_outputs = false;  // store every tensor the group computes (single-op checks)
+};
+
+// What kind of op a model node is, for the fusion rules.
+enum class OpKind : std::uint8_t {
+  kPointwise,  // elementwise math, comparisons, where, casts
+  kReduce,     // sum, mean, amax, amin, prod, var, var_mean, any, all
+  kView,       // view/reshape, unsqueeze, squeeze, expand, permute, slice, select, alias, clone
+  kOther,      // not lowerable
+};
+
+struct OpSupport {
+  OpKind kind = OpKind::kOther;
+  std::string code;     // empty when supported
+  std::string message;  // why not
+  bool ok() const { return code.empty(); }
+};
+
+// Whether a single node can be lowered (op known, attributes understood, dtypes supported).
+OpSupport CheckOp(const model::Graph& g, const model::Node& n);
+
+struct LoweredKernel {
+  ir::Graph graph;
+  std::vector<int> inputs;   // model value ids feeding Data index k
+  std::vector<int> outputs;  // model value ids written by Output index k
+};
+
+// Lowers the nodes `nodes` (model node ids) of `g` into one hint graph. The outputs are the group's
+// values used by nodes outside the group or returned by the graph, in value-id order. Throws
+// LowerError.
+LoweredKernel LowerGroup(const model::Graph& g, const std::vector<int>& nodes,
+                         const LowerOptions& options = {});
+
+}  // namespace af::frontend

@@ -1,0 +1,181 @@
+"""PyTorch oracle cases: CASES = {name: (fn, make_inputs)} for samples/torch/make_case.py.
+
+Shapes are deliberately odd: primes, 1-sized dims, and rows longer than the unified buffer
+(fp32 rows of 60000 elements are 240 KB, more than the 192 KB UB of an Atlas A2 vector core).
+"""
+import torch
+import torch.nn.functional as F
+
+
+def randn(*shape, dtype=torch.float32):
+    return torch.randn(*shape).to(dtype)
+
+
+def abs_add_relu_casts(x, y):  # the seeds' abs + add + relu with casts (fp16)
+    return torch.relu(torch.abs(x.float()) + y.float()).half()
+
+
+def add_ge(x, y):  # the seeds' add + ge
+    return (x + y) >= 0.5
+
+
+def mul_reducesum(x, y):  # the seeds' mul + reducesum
+    return (x * y).sum(-1)
+
+
+def pointwise_chain(x, y):
+    return torch.tanh(x) * torch.sigmoid(y) + 1.0 - torch.exp(-torch.abs(x))
+
+
+def bcast_leading(x, y):
+    return x + y
+
+
+def bcast_middle(x, b):
+    return torch.maximum(x + b, x)
+
+
+def bcast_trailing(x, c):
+    return x * c - c
+
+
+def sum_outer(x):
+    return x.sum(0)
+
+
+def mean_last(x):
+    return x.mean(-1, keepdim=True)
+
+
+def amax_keepdim(x):
+    return torch.amax(x, dim=-1, keepdim=True)
+
+
+def var_mean_stats(x):
+    v, m = torch.var_mean(x, dim=-1, keepdim=True, unbiased=False)
+    return v, m
+
+
+def softmax(x):
+    return torch.softmax(x, dim=-1)
+
+
+def log_softmax(x):
+    return torch.log_softmax(x, dim=-1)
+
+
+def layernorm(x, w, b):
+    return F.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
+
+
+def rmsnorm(x, w):
+    xf = x.float()
+    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * w).to(x.dtype)
+
+
+def gelu_erf(x):
+    return F.gelu(x)
+
+
+def gelu_tanh(x):
+    return F.gelu(x, approximate="tanh")
+
+
+def swiglu(a, b):
+    return F.silu(a) * b
+
+
+def fp16_casts(x, y):
+    return (torch.sqrt(torch.abs(x.float())) * y).half()
+
+
+def bf16_mul_add(x, y, z):
+    return x * y + z
+
+
+def permute_read(x, y):
+    return x.permute(1, 0) + y
+
+
+def hc_post(x, residual, post, comb):
+    # DeepSeek-V4 hyper-connections post step (our reading): for each of the 4 streams i,
+    # out[b, i] = post[b, i] * x[b] + sum_j comb[b, i, j] * residual[b, j]; computed in fp32.
+    mixed = (comb.unsqueeze(-1) * residual.float().unsqueeze(1)).sum(2)
+    return (post.unsqueeze(-1) * x.float().unsqueeze(1) + mixed).to(torch.bfloat16)
+
+
+def matmul_epilogue(x, w, b):
+    return torch.relu(x @ w + b)
+
+
+def compare_where(x, y):
+    return torch.where(x > y, x, y * 2.0), x <= y
+
+
+def clamp_pow_rsqrt(x):
+    return torch.rsqrt(torch.clamp(x, 0.1, 4.0).pow(2) + 1.0)
+
+
+def long_rows(x, y):
+    return torch.relu(x - y) * 0.5
+
+
+def slice_select(x, y):
+    return x[:, 3:40] + y[1]
+
+
+def any_all(x):
+    return (x > 0).any(-1), (x > -3).all(-1)
+
+
+def prod_dim(x):
+    return x.prod(1)
+
+
+def size1_dims(x, y):
+    return torch.exp(x) + y
+
+
+def expand_unsqueeze(x, y):
+    return x.unsqueeze(1).expand(-1, 5, -1) * y
+
+
+CASES = {
+    "abs_add_relu_casts": (abs_add_relu_casts,
+                           lambda: [randn(192, 128, dtype=torch.float16),
+                                    randn(128, dtype=torch.float16)]),
+    "add_ge": (add_ge, lambda: [randn(31, 97), randn(31, 97)]),
+    "mul_reducesum": (mul_reducesum, lambda: [randn(17, 257), randn(17, 257)]),
+    "pointwise_chain": (pointwise_chain, lambda: [randn(5, 7, 11), randn(5, 7, 11)]),
+    "bcast_leading": (bcast_leading, lambda: [randn(1, 263), randn(13, 263)]),
+    "bcast_middle": (bcast_middle, lambda: [randn(3, 29, 61), randn(3, 1, 61)]),
+    "bcast_trailing": (bcast_trailing, lambda: [randn(41, 67), randn(41, 1)]),
+    "sum_outer": (sum_outer, lambda: [randn(23, 129)]),
+    "mean_last": (mean_last, lambda: [randn(19, 301)]),
+    "amax_keepdim": (amax_keepdim, lambda: [randn(7, 513)]),
+    "var_mean_stats": (var_mean_stats, lambda: [randn(2, 16, 64)]),
+    "softmax": (softmax, lambda: [randn(8, 1000)]),
+    "log_softmax": (log_softmax, lambda: [randn(6, 131)]),
+    "layernorm": (layernorm, lambda: [randn(4, 9, 96), randn(96), randn(96)]),
+    "rmsnorm_bf16": (rmsnorm, lambda: [randn(11, 256, dtype=torch.bfloat16), randn(256)]),
+    "gelu_erf": (gelu_erf, lambda: [randn(37, 101)]),
+    "gelu_tanh": (gelu_tanh, lambda: [randn(37, 101)]),
+    "swiglu": (swiglu, lambda: [randn(9, 173), randn(9, 173)]),
+    "fp16_casts": (fp16_casts, lambda: [randn(29, 64, dtype=torch.float16), randn(29, 64)]),
+    "bf16_mul_add": (bf16_mul_add, lambda: [randn(13, 80, dtype=torch.bfloat16),
+                                            randn(13, 80, dtype=torch.bfloat16),
+                                            randn(80, dtype=torch.bfloat16)]),
+    "permute_read": (permute_read, lambda: [randn(64, 48), randn(48, 64)]),
+    "hc_post": (hc_post, lambda: [randn(8, 256, dtype=torch.bfloat16),
+                                  randn(8, 4, 256, dtype=torch.bfloat16),
+                                  randn(8, 4), randn(8, 4, 4)]),
+    "matmul_epilogue": (matmul_epilogue, lambda: [randn(16, 32), randn(32, 24), randn(24)]),
+    "compare_where": (compare_where, lambda: [randn(21, 55), randn(21, 55)]),
+    "clamp_pow_rsqrt": (clamp_pow_rsqrt, lambda: [randn(3, 5, 7, 9)]),
+    "long_rows": (long_rows, lambda: [randn(3, 60000), randn(3, 60000)]),
+    "slice_select": (slice_select, lambda: [randn(12, 50), randn(3, 12, 37)]),
+    "any_all": (any_all, lambda: [randn(10, 33)]),
+    "prod_dim": (prod_dim, lambda: [randn(6, 5, 7) * 0.5 + 1.0]),
+    "size1_dims": (size1_dims, lambda: [randn(1, 47, 1), randn(5, 47, 1)]),
+    "expand_unsqueeze": (expand_unsqueeze, lambda: [randn(6, 31), randn(6, 5, 31)]),
+}
