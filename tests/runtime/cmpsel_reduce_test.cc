@@ -435,3 +435,55 @@ TEST(PatternReduceTest, UnpaddedInnerDimMustBeWholeBlocks) {
 }
 
 }  // namespace pattern_test
+
+// ---- Gather (the unaligned template's RemovePad).
+namespace gather_test {
+
+RunResult RunGather(const std::vector<uint32_t>& offsets, uint32_t count, std::vector<float>* out) {
+  std::vector<float> src(16);
+  for (uint32_t i = 0; i < 16; ++i)
+    src[i] = static_cast<float>(i) + 0.5f;
+  return af::rt_test::RunKernel(
+      [&] {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> bs;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> bo;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> bd;
+        pipe.InitBuffer(bs, 64);
+        pipe.InitBuffer(bo, 64);
+        pipe.InitBuffer(bd, 64);
+        auto s = bs.Get<float>();
+        auto o = bo.Get<uint32_t>();
+        auto d = bd.Get<float>();
+        for (uint32_t i = 0; i < 16; ++i)
+          s.SetValue(i, src[i]);
+        for (uint32_t i = 0; i < offsets.size(); ++i)
+          o.SetValue(i, offsets[i]);
+        AscendC::Gather(d, s, o, 0u, count);
+        for (uint32_t i = 0; i < count; ++i)
+          out->push_back(d.GetValue(i));
+      },
+      {});
+}
+
+TEST(GatherTest, DropsRowPadding) {
+  // Two padded rows of 8 floats holding 3 valid elements each -> 6 compact elements.
+  const std::vector<uint32_t> off = {0, 4, 8, 32, 36, 40};
+  std::vector<float> out;
+  const RunResult r = RunGather(off, 6, &out);
+  ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
+  EXPECT_EQ(out, (std::vector<float>{0.5f, 1.5f, 2.5f, 8.5f, 9.5f, 10.5f}));
+}
+
+TEST(GatherTest, OffsetsOutsideTheSourceAreViolations) {
+  std::vector<float> out;
+  const RunResult r = RunGather({0, 64}, 2, &out);
+  EXPECT_EQ(r.status, AF_STATUS_VIOLATION);
+  EXPECT_NE(r.error.find("Gather: srcOffset[1] = byte 64 is outside src"), std::string::npos)
+      << r.error;
+  const RunResult m = RunGather({2}, 1, &out);
+  EXPECT_EQ(m.status, AF_STATUS_VIOLATION);
+  EXPECT_NE(m.error.find("not element-aligned"), std::string::npos) << m.error;
+}
+
+}  // namespace gather_test

@@ -60,7 +60,7 @@ TEST(RunJob, CompilesTheSampleWithBindings) {
   ASSERT_EQ(run->kernelCount(), 1);
   const auto& k = *run->kernel(0);
   EXPECT_EQ(k.hint_graph().graph_name(), "add_bcast_relu");
-  EXPECT_EQ(k.cases_size(), 4);  // elementwise B0Y0, B0Y1 and their brc_inline variants
+  EXPECT_EQ(k.cases_size(), 5);  // B0Y0, B0Y1, their brc_inline variants, B0Y0_unaligned
   ASSERT_TRUE(k.has_tiling());
   EXPECT_EQ(k.tiling().chosen_case(), 2);  // B0Y0_inline
   EXPECT_EQ(k.tiling().block_dim(), 37u);
@@ -288,7 +288,7 @@ TEST(Navigator, RunsKernelsCasesAndReasons) {
   const QModelIndex k0 = m.index(0, 0, run0);
   EXPECT_EQ(k0.data().toString(), "add_bcast_relu");
   EXPECT_TRUE(m.index(0, 1, run0).data().toString().startsWith("B0Y0"));
-  ASSERT_EQ(m.rowCount(k0), 4);                                           // four cases
+  ASSERT_EQ(m.rowCount(k0), 5);                                           // five cases
   EXPECT_TRUE(m.index(2, 1, k0).data().toString().startsWith("chosen"));  // B0Y0_inline
 
   const QModelIndex run1 = m.index(1, 0);
@@ -339,7 +339,7 @@ TEST(ReportGraphs, HintNormalisedAndImplGraphs) {
   const auto impl1 = KernelGraph(k, GraphKind::kImpl, 1);
   ASSERT_TRUE(impl1.graph);
   EXPECT_NE(impl1.graph->FindAxisByName("z0z1T"), nullptr);
-  EXPECT_FALSE(KernelGraph(k, GraphKind::kImpl, 4).graph);
+  EXPECT_FALSE(KernelGraph(k, GraphKind::kImpl, 5).graph);
 
   const GraphSpec spec = GraphScene::SpecForGraph(*hint.graph);
   ASSERT_EQ(spec.nodes.size(), 9u);

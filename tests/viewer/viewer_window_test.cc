@@ -102,7 +102,7 @@ TEST_F(WindowTest, OpensTheSampleAndFillsEveryPanel) {
 
   // Templates: two cases, B0Y0 chosen by the cost model.
   auto* templates = w()->inspector()->templates();
-  ASSERT_EQ(templates->model()->rowCount(), 4);  // B0Y0, B0Y1 and their brc_inline variants
+  ASSERT_EQ(templates->model()->rowCount(), 5);  // B0Y0, B0Y1, brc_inline and unaligned variants
   EXPECT_EQ(templates->chosenRow(), 2);
   EXPECT_EQ(templates->model()->item(2, TemplatesTab::kTemplate)->text(), "brc_inline");
   EXPECT_TRUE(templates->summary().contains("lowest modelled cycles"));
@@ -111,7 +111,7 @@ TEST_F(WindowTest, OpensTheSampleAndFillsEveryPanel) {
 
   // Cost: bars per case, UB against the 910B's capacity.
   auto* cost = w()->inspector()->cost();
-  ASSERT_EQ(cost->cycles().size(), 4);
+  ASSERT_EQ(cost->cycles().size(), 5);
   EXPECT_EQ(cost->chosen(), 2);
   EXPECT_LT(cost->cycles()[0], cost->cycles()[1]);
   EXPECT_EQ(cost->ubBytes()[0], 24960);
@@ -131,7 +131,7 @@ TEST_F(WindowTest, OpensTheSampleAndFillsEveryPanel) {
     codes << fusion->decisions()->item(r, FusionTab::kCode)->text();
   EXPECT_TRUE(codes.contains("KEEP_AXES_APART"));
   EXPECT_TRUE(codes.contains("UPCAST_FP32"));
-  EXPECT_EQ(fusion->buffers()->rowCount(), 6);
+  EXPECT_EQ(fusion->buffers()->rowCount(), 8);  // 6 shared + the unaligned scratch and offsets
   EXPECT_TRUE(fusion->refusal().isEmpty());
 
   // The form shows what produced the run.
@@ -282,7 +282,7 @@ TEST_F(WindowTest, UnboundSizesThenBindAndRerun) {
   ASSERT_TRUE(w()->rerun());
   ASSERT_TRUE(WaitFor([&] { return w()->runs()->count() == 2 && w()->idle(); }));
   EXPECT_EQ(w()->inspector()->templates()->chosenRow(), 2);
-  EXPECT_EQ(w()->inspector()->cost()->categories().size(), 4);
+  EXPECT_EQ(w()->inspector()->cost()->categories().size(), 5);
 }
 
 TEST_F(WindowTest, BadInputShowsAFailedRun) {

@@ -19,4 +19,5 @@
 #include "af_cpu/vec_cmpsel.h"
 #include "af_cpu/vec_common.h"
 #include "af_cpu/vec_reduce.h"
+#include "af_cpu/vec_gather.h"
 #include "af_cpu/vec_reduce_pattern.h"

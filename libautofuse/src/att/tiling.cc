@@ -87,6 +87,9 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
     p.buf_esize[b] = s.buffers[b].esize;
     p.buf_num[b] = s.buffers[b].buf_num;
     p.buf_one_mask[b] = s.buffers[b].one_mask;
+    const auto kind = s.cases.at(case_index).kind;
+    if (!schedule::BufferUsedBy(s.buffers[b], kind)) p.buf_num[b] = 0;
+    p.buf_compact[b] = schedule::BufferCompact(s.buffers[b], kind) ? 1 : 0;
   }
   for (std::size_t j = 0; j < s.r_dim.size() && j < af_tiling::kMaxDims; ++j) {
     if (s.r_dim[j]) p.r_mask |= 1u << j;
@@ -102,6 +105,12 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
   }
   p.io_bytes_per_elem = IoBytesPerElem(s);
   p.vec_ops_per_elem = VecOpsPerElem(s);
+  if (s.cases.at(case_index).kind == schedule::CaseKind::kUnaligned) {
+    p.compact = 1;
+    for (const auto& n : s.graph.nodes) {
+      if (n.type == "Broadcast") p.vec_ops_per_elem += 1;  // the Gather after each broadcast
+    }
+  }
   if (s.cases.at(case_index).kind == schedule::CaseKind::kBrcInline) {
     // Inlined broadcasts are not computed; each use becomes one API call per row.
     const auto consumers = s.graph.Consumers();
@@ -204,6 +213,16 @@ sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
   const int last = static_cast<int>(s.dims.size()) - 1;
   sym::Expr total(0);
   for (const auto& b : s.buffers) {
+    if (!schedule::BufferUsedBy(b, c.kind)) continue;
+    if (schedule::BufferCompact(b, c.kind)) {
+      sym::Expr e = tile;
+      for (int j = c.tile_dim + 1; j <= last; ++j)
+        e = e * s.graph.FindAxis(s.dims[j])->size;
+      total = total + sym::Expr(b.buf_num) *
+                          sym::Align(sym::Align(e, sym::Expr(s.row_align)) * sym::Expr(b.esize),
+                                     sym::Expr(32));
+      continue;
+    }
     sym::Expr elems(1);
     for (int j = c.tile_dim; j <= last; ++j) {
       sym::Expr ext = ((b.one_mask >> j) & 1u) != 0 ? sym::Expr(1)

@@ -263,11 +263,15 @@ std::string TilingSource(const Context& ctx) {
     o << p << "n_buffers = " << s.buffers.size() << ";\n";
     for (std::size_t b = 0; b < s.buffers.size(); ++b) {
       o << p << "buf_esize[" << b << "] = " << s.buffers[b].esize << ";\n";
-      o << p << "buf_num[" << b << "] = " << s.buffers[b].buf_num << ";\n";
-      o << p << "buf_one_mask[" << b << "] = " << s.buffers[b].one_mask << "u;\n";
     }
     const auto cp =
         att::CaseParamsFor(s, static_cast<int>(c), std::vector<std::int64_t>(s.dims.size(), 1));
+    for (std::size_t b = 0; b < s.buffers.size(); ++b) {
+      o << p << "buf_num[" << b << "] = " << cp.buf_num[b] << ";\n";
+      o << p << "buf_one_mask[" << b << "] = " << cp.buf_one_mask[b] << "u;\n";
+      o << p << "buf_compact[" << b << "] = " << static_cast<int>(cp.buf_compact[b]) << ";\n";
+    }
+    o << p << "compact = " << cp.compact << ";\n";
     o << p << "r_mask = " << cp.r_mask << "u;\n";
     o << p << "passes = " << cp.passes << ";\n";
     o << p << "r_core = " << cp.r_core << ";\n";

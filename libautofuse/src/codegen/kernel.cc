@@ -128,6 +128,7 @@ class KernelWriter {
     // UB buffers.
     Line("TPipe pipe;");
     for (const auto& b : s_.buffers) {
+      if (!schedule::BufferUsedBy(b, c_.kind)) continue;
       const std::string name = b.Name();
       if (b.kind == BufKind::kTBuf) {
         Line("TBuf<TPosition::VECCALC> " + name + ";");
@@ -141,6 +142,21 @@ class KernelWriter {
     }
     // UB row pitch of full-layout tensors (elements), from the tile (not the tail).
     Line("const int64_t RA = " + std::to_string(s_.row_align) + ";");
+    if (c_.kind == schedule::CaseKind::kUnaligned) {
+      // Byte offsets of the Gather that drops the row padding of a full block: compact element
+      // e is element (e / L) * af_align(L, RA) + e % L of the padded block (written once).
+      const auto& off = s_.buffers.at(static_cast<std::size_t>(s_.unaligned_offsets));
+      const auto& scr = s_.buffers.at(static_cast<std::size_t>(s_.unaligned_scratch));
+      const std::string L = "D" + std::to_string(n_dims_ - 1);
+      Line("LocalTensor<uint32_t> uoff = " + off.Name() + ".Get<uint32_t>();");
+      Line("{");
+      Line("  const int64_t n_off = " + CompactElems(true) + ";");
+      Line("  for (int64_t e = 0; e < n_off; ++e) {");
+      Line("    uoff.SetValue(static_cast<uint32_t>(e), static_cast<uint32_t>(((e / " + L +
+           ") * af_align(" + L + ", RA) + e % " + L + ") * " + std::to_string(scr.esize) + "));");
+      Line("  }");
+      Line("}");
+    }
     if (c_.kind == schedule::CaseKind::kRCore) {
       Line("(void)tiles_per_block;");
       EmitRCore();
@@ -657,12 +673,27 @@ class KernelWriter {
     return "D" + std::to_string(j);
   }
 
-  // UB stride of vectorised dim j for this tensor's own layout (from the max tile).
-  std::string UbStride(const ir::Tensor& t, int j) const {
+  // In unaligned cases, full tensors (no extent-1 dim) are held without row padding.
+  bool IsCompact(const ir::Tensor& t) const {
+    return c_.kind == schedule::CaseKind::kUnaligned && !t.axis.empty() && MaskOf(t) == 0;
+  }
+
+  // Elements of a compact full block (rounded up to whole 32-byte rows of the narrowest type).
+  std::string CompactElems(bool max_tile) const {
+    std::string e = max_tile ? "tile" : "a" + std::to_string(k_);
+    for (int m = k_ + 1; m < n_dims_; ++m)
+      e += " * D" + std::to_string(m);
+    return "af_align(" + e + ", RA)";
+  }
+
+  // UB stride of vectorised dim j for this tensor's own layout (from the max tile); `padded`
+  // forces the row-padded layout even for a compact tensor.
+  std::string UbStride(const ir::Tensor& t, int j, bool padded = false) const {
+    const bool compact = IsCompact(t) && !padded;
     std::string s = "1";
     for (int m = n_dims_ - 1; m > j; --m) {
       const std::string e = Ext(t, m, true);
-      s = m == n_dims_ - 1 ? "af_align(" + e + ", RA)" : "(" + e + ") * " + s;
+      s = m == n_dims_ - 1 && !compact ? "af_align(" + e + ", RA)" : "(" + e + ") * " + s;
     }
     return s;
   }
@@ -670,6 +701,7 @@ class KernelWriter {
   // Elements a whole-buffer vector op covers for this tensor (rows padded, tail-sized).
   std::string Count(const ir::Tensor& t, bool max_tile = false) const {
     if (t.axis.empty()) return "1";
+    if (IsCompact(t)) return CompactElems(max_tile);
     if (k_ == n_dims_ - 1) return "af_align(" + Ext(t, k_, max_tile) + ", RA)";
     return "(" + Ext(t, k_, max_tile) + ") * " + UbStride(t, k_);
   }
@@ -708,6 +740,24 @@ class KernelWriter {
   void EmitCopy(const Node& n, const std::string& gm, const std::string& ub, bool to_ub,
                 const std::string& ty) {
     const ir::Tensor& t = n.outputs.at(0);
+    if (IsCompact(t)) {
+      // The tile is contiguous in GM and compact in UB: one copy of all its elements.
+      Line("{");
+      ++in_;
+      std::string len = "a" + std::to_string(k_);
+      for (int m = k_ + 1; m < n_dims_; ++m)
+        len += " * D" + std::to_string(m);
+      Line("const int64_t len = " + len + ";");
+      Line("DataCopyExtParams prm(1, static_cast<uint32_t>(len * static_cast<int64_t>(sizeof(" +
+           ty + "))), 0, 0, 0);");
+      const std::string gidx = gm + "[static_cast<uint64_t>(" + GmBase(n) + ")]";
+      Line(to_ub ? "DataCopyPad(" + ub + ", " + gidx + ", prm, DataCopyPadExtParams<" + ty +
+                       ">(false, 0, 0, " + ty + "(0)));"
+                 : "DataCopyPad(" + gidx + ", " + ub + ", prm);");
+      --in_;
+      Line("}");
+      return;
+    }
     const int last = n_dims_ - 1;
     Line("{");
     ++in_;
@@ -919,6 +969,16 @@ class KernelWriter {
     const ir::Tensor& src = s_.graph.nodes[n.inputs.at(0).node].outputs.at(0);
     Alloc(i, ty);
     const int last = n_dims_ - 1;
+    // Compact output (unaligned): expand into the padded scratch block, then Gather the valid
+    // elements of each row (RemovePad).
+    const bool compact = IsCompact(out);
+    std::string target = Var(i);
+    if (compact) {
+      const auto& scr = s_.buffers.at(static_cast<std::size_t>(s_.unaligned_scratch));
+      Line("LocalTensor<" + ty + "> uscr" + std::to_string(i) + " = " + scr.Name() + ".Get<" + ty +
+           ">();");
+      target = "uscr" + std::to_string(i);
+    }
     Line("{");
     ++in_;
     std::string so = "0";
@@ -927,11 +987,11 @@ class KernelWriter {
       const std::string J = std::to_string(j);
       Line("for (int64_t r" + J + " = 0; r" + J + " < " + Ext(out, j, false) + "; ++r" + J + ") {");
       ++in_;
-      doff += " + r" + J + " * (" + UbStride(out, j) + ")";
+      doff += " + r" + J + " * (" + UbStride(out, j, true) + ")";
       if (Ext(src, j, false) != "1") so += " + r" + J + " * (" + UbStride(src, j) + ")";
     }
     const std::string len = Ext(out, last, false);
-    const std::string dst = Var(i) + "[static_cast<uint32_t>(" + doff + ")]";
+    const std::string dst = target + "[static_cast<uint32_t>(" + doff + ")]";
     const std::string srcv = Var(n.inputs[0].node);
     if (Ext(src, last, false) == "1" && len != "1") {
       Line("Duplicate(" + dst + ", " + srcv + ".GetValue(static_cast<uint32_t>(" + so +
@@ -947,6 +1007,14 @@ class KernelWriter {
     --in_;
     Line("}");
     Line("PipeBarrier<PIPE_V>();");
+    if (compact) {
+      std::string n_valid = "a" + std::to_string(k_);
+      for (int m = k_ + 1; m < n_dims_; ++m)
+        n_valid += " * D" + std::to_string(m);
+      Line("Gather(" + Var(i) + ", " + target + ", uoff, 0u, static_cast<uint32_t>(" + n_valid +
+           "));");
+      Line("PipeBarrier<PIPE_V>();");
+    }
   }
 
   const Context& ctx_;

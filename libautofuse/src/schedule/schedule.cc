@@ -214,6 +214,16 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
       if (r.staged[i]) r.buffers[staging].nodes.push_back(i);
     }
   }
+  for (auto& b : r.buffers) {
+    for (int i : b.nodes) {
+      if (!g.nodes[i].outputs.empty() && OneMask(g.nodes[i].outputs[0]) != 0) b.all_full = false;
+    }
+  }
+  for (int st = 0; st < n; ++st) {
+    if (r.store_queue[st] >= 0 && OneMask(g.nodes[st].outputs.at(0)) != 0) {
+      r.buffers[r.store_queue[st]].all_full = false;
+    }
+  }
   // Queue masks: dims along which every block the queue carries has extent 1.
   for (auto& b : r.buffers) {
     if (b.kind == BufKind::kTBuf) continue;
@@ -308,7 +318,9 @@ ImplCase BuildCase(const ScheduleResult& r, int k, CaseKind kind) {
     (r.r_dim[j] ? r_index : a_index) += 1;
   c.name = r.graph.name +
            (r.r_dim[k] ? "_B0R" + std::to_string(r_index) : "_B0Y" + std::to_string(a_index)) +
-           (kind == CaseKind::kBrcInline ? "_inline" : "");
+           (kind == CaseKind::kBrcInline   ? "_inline"
+            : kind == CaseKind::kUnaligned ? "_unaligned"
+                                           : "");
   c.graph = r.graph;
   c.graph.name = c.name;
   c.graph.type = ir::GraphType::kImpl;
@@ -410,6 +422,51 @@ std::vector<bool> InlinableBroadcasts(const Graph& g) {
   return out;
 }
 
+bool Contiguous(const ir::Tensor& t) {
+  if (t.strides.empty() || t.strides.back() != Expr(1)) return false;
+  for (std::size_t j = 0; j + 1 < t.strides.size(); ++j) {
+    if (sym::ProveEq(t.strides[j], t.strides[j + 1] * t.repeats[j + 1]) != sym::Tri::kTrue) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The unaligned variant needs: full loads and stores contiguous in GM (one copy per tile),
+// broadcast results of one 2- or 4-byte element size (Gather's types), scalars feeding full
+// tensors only. Returns the broadcast element size, or 0 when the variant does not apply.
+int UnalignedBroadcastSize(const Graph& g, std::string* why) {
+  int esize = 0;
+  const auto consumers = g.Consumers();
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.outputs.empty()) continue;
+    const ir::Tensor& t = n.outputs[0];
+    if ((n.type == "Load" || n.type == "Store") && OneMask(t) == 0 && !Contiguous(t)) {
+      *why = "'" + n.name + "' is not contiguous in GM";
+      return 0;
+    }
+    if (n.type == "Broadcast") {
+      const int e = ir::DTypeBytes(t.dtype);
+      if ((e != 2 && e != 4) || (esize != 0 && e != esize)) {
+        *why = "broadcast '" + n.name + "' has no single 2- or 4-byte element size for Gather";
+        return 0;
+      }
+      esize = e;
+    }
+    if (n.type == "Scalar") {
+      for (const auto& [c, slot] : consumers[i]) {
+        if (OneMask(g.nodes[c].outputs.at(0)) != 0) {
+          *why = "scalar '" + n.name + "' feeds a broadcast-shaped tensor";
+          return 0;
+        }
+      }
+    }
+  }
+  if (esize == 0) *why = "no broadcast to compact";
+  return esize;
+}
+
 // Axis groups: the R group is the set of dims some reduction removes (all reductions of a graph
 // must remove the same set: AutoFuse's YR+YR merge rule); the rest form the Y group.
 void GroupAxes(ScheduleResult& r) {
@@ -504,6 +561,10 @@ void StaticUbFilter(ScheduleResult& r, const hw::Profile& profile) {
   std::vector<int> remap(r.cases.size(), -1);
   for (std::size_t c = 0; c < r.cases.size(); ++c) {
     p.tile_dim = r.cases[c].tile_dim;
+    for (std::size_t b = 0; b < r.buffers.size(); ++b) {
+      p.buf_num[b] = BufferUsedBy(r.buffers[b], r.cases[c].kind) ? r.buffers[b].buf_num : 0;
+      p.buf_compact[b] = BufferCompact(r.buffers[b], r.cases[c].kind) ? 1 : 0;
+    }
     const std::int64_t min_ub = af_tiling::UbBytes(p, 1, nullptr);
     if (min_ub > profile.ub_bytes) {
       r.decisions.push_back({"cases", "STATIC_UB_FILTER",
@@ -573,8 +634,18 @@ std::string_view CaseKindName(CaseKind k) {
       return "r_core";
     case CaseKind::kBrcInline:
       return "brc_inline";
+    case CaseKind::kUnaligned:
+      return "unaligned";
   }
   return "?";
+}
+
+bool BufferUsedBy(const Buffer& b, CaseKind kind) {
+  return b.role.rfind("unaligned_", 0) != 0 || kind == CaseKind::kUnaligned;
+}
+
+bool BufferCompact(const Buffer& b, CaseKind kind) {
+  return kind == CaseKind::kUnaligned && b.all_full && b.one_mask == 0;
 }
 
 std::string Buffer::Name() const {
@@ -743,6 +814,37 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
                                  "materialised (" +
                                  std::to_string(in.cases.size()) + " case(s))"});
       r.templates.push_back(std::move(in));
+    }
+    // unaligned: compact UB rows for the full tensors, one case per dim before the innermost
+    // (a tile of the innermost dim is a single row: already compact).
+    std::string why;
+    const int bsize = n_dims >= 2 ? UnalignedBroadcastSize(g, &why) : 0;
+    if (bsize != 0) {
+      r.unaligned_scratch = static_cast<int>(r.buffers.size());
+      Buffer scr;
+      scr.id = r.unaligned_scratch;
+      scr.kind = BufKind::kTBuf;
+      scr.esize = bsize;
+      scr.all_full = false;  // the aligned layout
+      scr.role = "unaligned_scratch";
+      r.buffers.push_back(scr);
+      Buffer off = scr;
+      off.id = r.unaligned_scratch + 1;
+      off.esize = 4;
+      off.all_full = true;  // one offset per compact element
+      off.role = "unaligned_offsets";
+      r.unaligned_offsets = off.id;
+      r.buffers.push_back(off);
+      Template un{"unaligned", CaseKind::kUnaligned, {}};
+      for (int k = 0; k + 1 < n_dims; ++k)
+        add_case(un, k);
+      r.decisions.push_back({"templates", "TEMPLATE",
+                             "unaligned: full tensors without row padding in UB, broadcasts "
+                             "compacted with Gather (" +
+                                 std::to_string(un.cases.size()) + " case(s))"});
+      r.templates.push_back(std::move(un));
+    } else if (n_dims >= 2) {
+      r.decisions.push_back({"templates", "NO_UNALIGNED", "no unaligned variant: " + why});
     }
     StaticUbFilter(r, profile);
     if (r.cases.empty()) {

@@ -16,6 +16,10 @@
 //                the broadcast operand directly, row by row (a scalar API such as Adds for a
 //                column broadcast), and the Broadcast is not materialised (AutoFuse's
 //                BrcInlineTemplate, `<case>_inline`);
+//   unaligned    elementwise graphs with broadcasts: full tensors live in UB without the 32-byte
+//                row padding (one contiguous copy per tile, vector ops over the compact
+//                elements); a broadcast is expanded in an aligned scratch block and compacted
+//                with Gather (AutoFuse's UnalignedTemplate with RemovePad, `<case>_unaligned`);
 //   r_core       the R iterations split across cores: each core reduces its share into a GM
 //                workspace, all cores sync (SyncAll), then each A iteration combines the
 //                partials and finishes (AutoFuse's RCore; single-level graphs only).
@@ -62,13 +66,29 @@ struct Buffer {
   int esize = 4;               // element bytes of the tensors it holds (largest)
   std::vector<int> nodes;      // nodes whose output lives here, in order
   std::uint32_t one_mask = 0;  // bit j: every block held here has extent 1 along dims[j]
-  std::string role;            // "" (node results), "reduce_partial", "reduce_scratch"
-  std::string Name() const;    // "q0", "b1"
+  bool all_full = true;        // no tenant has an extent-1 dim (compact in unaligned cases)
+  // "" (node results), "reduce_partial", "reduce_scratch", "unaligned_scratch",
+  // "unaligned_offsets" (the last two exist for, and are sized in, unaligned cases only)
+  std::string role;
+  std::string Name() const;  // "q0", "b1"
 };
 
-enum class CaseKind : std::uint8_t { kElementwise, kAllLoad, kCommon, kRCore, kBrcInline };
-// "elementwise", "all_load", "common", "r_core", "brc_inline"
+enum class CaseKind : std::uint8_t {
+  kElementwise,
+  kAllLoad,
+  kCommon,
+  kRCore,
+  kBrcInline,
+  kUnaligned
+};
+// "elementwise", "all_load", "common", "r_core", "brc_inline", "unaligned"
 std::string_view CaseKindName(CaseKind k);
+
+// Whether cases of `kind` use buffer `b` (the unaligned template's scratch and offsets exist only
+// for its cases; every other buffer is shared by all cases).
+bool BufferUsedBy(const Buffer& b, CaseKind kind);
+// Whether buffer `b` holds its blocks without row padding in cases of `kind`.
+bool BufferCompact(const Buffer& b, CaseKind kind);
 
 // One ScheduledResult alternative (AutoFuse's template): a list of tiling cases.
 struct Template {
@@ -100,6 +120,8 @@ struct ScheduleResult {
   int passes = 0;                 // R-loop sweeps of the common template (0: no reductions)
   int reduce_partial = -1;        // buffer of per-iteration partial reductions, or -1
   int reduce_scratch = -1;        // buffer for two-step reductions (two R dims in UB), or -1
+  int unaligned_scratch = -1;     // padded block a broadcast expands into before Gather, or -1
+  int unaligned_offsets = -1;     // uint32 byte offsets of the Gather that drops the row padding
   std::vector<Buffer> buffers;    // shared by all cases
   std::vector<int> node_buffer;   // per node of `graph`: buffer index, or -1 (GM / none)
   std::vector<bool> staged;       // per node: Load staged through a shared queue + UB copy

@@ -35,6 +35,7 @@ struct CaseParams {
   int32_t buf_esize[kMaxBuffers] = {};      // element bytes of the tensors in each buffer
   int32_t buf_num[kMaxBuffers] = {};        // 2 for double-buffered queues, 1 for TBuf
   uint32_t buf_one_mask[kMaxBuffers] = {};  // bit j: the buffer's block has extent 1 along d[j]
+  uint8_t buf_compact[kMaxBuffers] = {};    // 1: the block is held without row padding
   uint32_t r_mask = 0;                      // bit j: d[j] is a reduce (R) dimension
   int32_t passes = 1;  // sweeps over the R loop per A iteration (norm-like common templates)
   // r_core template: the R iterations are split across cores; each core writes one partial
@@ -50,6 +51,9 @@ struct CaseParams {
   // API calls issued per UB row (brc_inline: one per inlined operand use), each with a fixed
   // issue cost on top of the per-element work.
   int32_t row_ops = 0;
+  // unaligned template: vector work over the compact elements; the Gather offsets are written
+  // once per core by scalar code (one cycle per element).
+  int32_t compact = 0;
 };
 
 struct CaseSolution {
@@ -91,11 +95,21 @@ inline int64_t BufferElems(const CaseParams& p, int64_t tile, uint32_t one_mask 
   return e;
 }
 
+// Elements of a full block without row padding (the unaligned template), rounded up to whole
+// 32-byte rows of the narrowest type so vector ops can cover it.
+inline int64_t CompactElems(const CaseParams& p, int64_t tile) {
+  int64_t e = tile;
+  for (int j = p.tile_dim + 1; j < p.n_dims; ++j)
+    e *= p.dims[j];
+  return AlignUp(e, p.row_align);
+}
+
 inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
   int64_t total = 0;
   for (int b = 0; b < p.n_buffers; ++b) {
-    const int64_t bytes =
-        AlignUp(BufferElems(p, tile, p.buf_one_mask[b]) * p.buf_esize[b], kUbAlignBytes);
+    const int64_t elems =
+        p.buf_compact[b] != 0 ? CompactElems(p, tile) : BufferElems(p, tile, p.buf_one_mask[b]);
+    const int64_t bytes = AlignUp(elems * p.buf_esize[b], kUbAlignBytes);
     if (per_buffer != nullptr) per_buffer[b] = bytes;
     total += bytes * p.buf_num[b];
   }
@@ -106,7 +120,8 @@ inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
 // cycle per core and vector work at 256 B per repeat (padded elements cost like real ones). A
 // first, simple model; the ATT model (per-pipe, per-API) replaces it.
 inline double Cost(const CaseParams& p, const CaseSolution& s) {
-  const int64_t inner = BufferElems(p, s.tile);  // padded elements per tile
+  // Elements per tile the vector work covers: padded rows, or compact ones (unaligned).
+  const int64_t inner = p.compact != 0 ? CompactElems(p, s.tile) : BufferElems(p, s.tile);
   double per_tile = 200.0 + static_cast<double>(inner) *
                                 (p.io_bytes_per_elem / 32.0 + p.vec_ops_per_elem * 4.0 / 256.0);
   if (p.row_ops > 0 && p.n_dims > 0) {
@@ -116,7 +131,8 @@ inline double Cost(const CaseParams& p, const CaseSolution& s) {
   }
   const double r = s.r_iters > 0 ? static_cast<double>(s.r_iters) : 1.0;
   const double passes = p.passes > 0 ? static_cast<double>(p.passes) : 1.0;
-  return static_cast<double>(s.tiles_per_block) * r * passes * per_tile + 300.0;
+  const double init = p.compact != 0 ? static_cast<double>(inner) : 0.0;
+  return static_cast<double>(s.tiles_per_block) * r * passes * per_tile + 300.0 + init;
 }
 
 // Solves one case for `cores` cores and `ub_bytes` of UB. Sizes must be >= 0; a zero-sized
