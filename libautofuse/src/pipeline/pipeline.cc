@@ -90,10 +90,7 @@ bool IsInductorInput(const std::string& path) {
 }
 
 bool AllBound(const std::vector<std::string>& symbols, const sym::Bindings& b) {
-  for (const auto& s : symbols) {
-    if (b.find(s) == b.end()) return false;
-  }
-  return true;
+  return std::ranges::all_of(symbols, [&](const std::string& s) { return b.contains(s); });
 }
 
 }  // namespace
