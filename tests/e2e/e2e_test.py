@@ -101,6 +101,12 @@ def f64(a):
     return np.asarray(a, dtype=np.float64)
 
 
+def case_cmp_where_bcast(rng, b):
+    x, bb = rnd(rng, (b["s0"], b["s1"])), rnd(rng, (1, b["s1"]))
+    m = x > bb
+    return [x, bb], [np.where(m, x, x * np.float32(0.5)).astype(np.float32), m]
+
+
 def reduce_case(op, rdims, dtype=np.float32, lo=-2.0, hi=2.0):
     def make(rng, b):
         shape = tuple(b["s%d" % i] for i in range(len(b)))
@@ -203,6 +209,7 @@ CASES = {
         {"s0": 1, "s1": 1, "s2": 1, "s3": 1}, {"s0": 2, "s1": 3, "s2": 5, "s3": 7},
         {"s0": 5, "s1": 4, "s2": 3, "s3": 65537}, {"s0": 50, "s1": 2, "s2": 9, "s3": 3}]),
     "five_inputs_two_outputs": (case_five_inputs_two_outputs, SHAPES_2D[:5]),
+    "cmp_where_bcast": (case_cmp_where_bcast, SHAPES_2D),
     "sum_ar": (reduce_case("sum", [1]), SHAPES_AR),
     "mean_ra": (reduce_case("mean", [0]), SHAPES_RA),
     "max_ara": (reduce_case("max", [1]), SHAPES_ARA),

@@ -82,6 +82,7 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
     p.dims[j] = dim_values[j];
   }
   p.row_align = s.row_align;
+  p.vec_align = s.vec_align_bytes;
   p.n_buffers = static_cast<std::int32_t>(s.buffers.size());
   for (std::size_t b = 0; b < s.buffers.size() && b < af_tiling::kMaxBuffers; ++b) {
     p.buf_esize[b] = s.buffers[b].esize;
@@ -220,7 +221,7 @@ sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
         e = e * s.graph.FindAxis(s.dims[j])->size;
       total = total + sym::Expr(b.buf_num) *
                           sym::Align(sym::Align(e, sym::Expr(s.row_align)) * sym::Expr(b.esize),
-                                     sym::Expr(32));
+                                     sym::Expr(std::max(32, s.vec_align_bytes)));
       continue;
     }
     sym::Expr elems(1);
@@ -231,7 +232,8 @@ sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
       if (j == last) ext = sym::Align(ext, sym::Expr(s.row_align));
       elems = elems * ext;
     }
-    total = total + sym::Expr(b.buf_num) * sym::Align(elems * sym::Expr(b.esize), sym::Expr(32));
+    total = total + sym::Expr(b.buf_num) * sym::Align(elems * sym::Expr(b.esize),
+                                                      sym::Expr(std::max(32, s.vec_align_bytes)));
   }
   return total;
 }

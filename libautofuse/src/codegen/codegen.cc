@@ -272,6 +272,7 @@ std::string TilingSource(const Context& ctx) {
       o << p << "buf_compact[" << b << "] = " << static_cast<int>(cp.buf_compact[b]) << ";\n";
     }
     o << p << "compact = " << cp.compact << ";\n";
+    o << p << "vec_align = " << cp.vec_align << ";\n";
     o << p << "r_mask = " << cp.r_mask << "u;\n";
     o << p << "passes = " << cp.passes << ";\n";
     o << p << "r_core = " << cp.r_core << ";\n";

@@ -32,6 +32,13 @@ const std::map<std::string, std::string>& BinaryApis() {
   return m;
 }
 
+const std::map<std::string, std::string>& CompareModes() {
+  static const std::map<std::string, std::string> m = {
+      {"Gt", "CMPMODE::GT"}, {"Ge", "CMPMODE::GE"}, {"Lt", "CMPMODE::LT"},
+      {"Le", "CMPMODE::LE"}, {"Eq", "CMPMODE::EQ"}, {"Ne", "CMPMODE::NE"}};
+  return m;
+}
+
 std::string RoundModeFor(ir::DType from, ir::DType to) {
   if (ir::IsFloat(from) && !ir::IsFloat(to)) return "RoundMode::CAST_TRUNC";
   if (ir::DTypeBytes(to) < ir::DTypeBytes(from) && ir::IsFloat(to)) return "RoundMode::CAST_RINT";
@@ -952,6 +959,8 @@ class KernelWriter {
     } else if (BinaryApis().contains(n.type)) {
       Line(BinaryApis().at(n.type) + "(" + Var(i) + ", " + in(0) + ", " + in(1) + ", " + cnt +
            ");");
+    } else if (CompareModes().contains(n.type) || n.type == "Where" || n.type == "Select") {
+      EmitCompareOrSelect(i, ty);
     } else {
       throw CodegenError("UNSUPPORTED_OP", "codegen has no AscendC lowering for op " +
                                                SafeComment(n.type) + " (node '" +
@@ -959,6 +968,59 @@ class KernelWriter {
     }
     Line("PipeBarrier<PIPE_V>();");
     FreeDeadInputs(i);
+  }
+
+  // Comparisons (bool out) and Where/Select. AscendC Compare writes a bit mask and Select reads
+  // one, both over whole 256-byte repeats, so counts round up to 128 elements (the buffers are
+  // sized to 512-byte multiples for this, ScheduleResult::vec_align_bytes). A bool result is
+  // Select(1, 0) through fp16, cast to uint8; a bool condition is cast to fp16 and compared with 0.
+  void EmitCompareOrSelect(int i, const std::string& ty) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& t = n.outputs.at(0);
+    const auto& mask = s_.buffers.at(static_cast<std::size_t>(s_.cmp_mask));
+    const auto& hbuf = s_.buffers.at(static_cast<std::size_t>(s_.cmp_half));
+    auto in = [&](std::size_t k) { return Var(n.inputs.at(k).node); };
+    auto in_type = [&](std::size_t k) {
+      return s_.graph.nodes[n.inputs.at(k).node].outputs.at(0).dtype;
+    };
+    Line("{");
+    ++in_;
+    Line("const uint32_t ncmp = static_cast<uint32_t>(af_align(" + Count(t) + ", 128));");
+    Line("LocalTensor<uint8_t> cmask = " + mask.Name() + ".Get<uint8_t>();");
+    Line("LocalTensor<half> chalf = " + hbuf.Name() + ".Get<half>();");
+    if (CompareModes().contains(n.type)) {
+      const ir::DType a = in_type(0);
+      if (a != ir::DType::kFloat32 && a != ir::DType::kFloat16) {
+        throw CodegenError("UNSUPPORTED_DTYPE", "comparison '" + SafeComment(n.name) + "' on " +
+                                                    std::string(ir::DTypeName(a)) +
+                                                    ": AscendC Compare takes half or float");
+      }
+      Line("Compare(cmask, " + in(0) + ", " + in(1) + ", " + CompareModes().at(n.type) +
+           ", ncmp);");
+      Line("PipeBarrier<PIPE_V>();");
+      Line("Duplicate(chalf, half(1.0f), static_cast<int32_t>(ncmp));");
+      Line("PipeBarrier<PIPE_V>();");
+      Line("Select(chalf, cmask, chalf, half(0.0f), SELMODE::VSEL_TENSOR_SCALAR_MODE, ncmp);");
+      Line("PipeBarrier<PIPE_V>();");
+      Line("Cast(" + Var(i) + ", chalf, RoundMode::CAST_NONE, static_cast<int32_t>(ncmp));");
+    } else {  // Where / Select (cond, a, b)
+      const ir::DType c = in_type(0);
+      if ((c != ir::DType::kBool && c != ir::DType::kUInt8) ||
+          (t.dtype != ir::DType::kFloat32 && t.dtype != ir::DType::kFloat16)) {
+        throw CodegenError("UNSUPPORTED_DTYPE", "'" + SafeComment(n.name) +
+                                                    "': Select takes a bool condition and "
+                                                    "half or float values");
+      }
+      Line("Cast(chalf, " + in(0) + ", RoundMode::CAST_NONE, static_cast<int32_t>(ncmp));");
+      Line("PipeBarrier<PIPE_V>();");
+      Line("Compares(cmask, chalf, half(0.0f), CMPMODE::NE, ncmp);");
+      Line("PipeBarrier<PIPE_V>();");
+      Line("Select(" + Var(i) + ", cmask, " + in(1) + ", " + in(2) +
+           ", SELMODE::VSEL_TENSOR_TENSOR_MODE, ncmp);");
+      (void)ty;
+    }
+    --in_;
+    Line("}");
   }
 
   // Broadcast in UB: for every row of the output block, copy the matching source row, or

@@ -138,8 +138,17 @@ void Upcast(Graph& g, std::vector<Decision>* d) {
                 ct == ir::ComputeType::kReduce) &&
                n.type != "Cast") {
       const ir::OpDef* op = ir::FindOp(n.type);
-      if (op->out_rule == ir::DTypeRule::kBool) continue;  // comparisons keep their inputs
-      want = n.outputs.at(0).dtype;
+      if (op->out_rule == ir::DTypeRule::kBool) {
+        // Comparisons keep their inputs, except that fp16/bf16 operands compare in fp32 (both
+        // operands of the AscendC Compare have one type; scalars were upcast above).
+        bool half_in = false;
+        for (const auto& in : n.inputs)
+          half_in = half_in || IsHalf(g.nodes[in.node].outputs.at(in.output).dtype);
+        if (!half_in) continue;
+        want = DType::kFloat32;
+      } else {
+        want = n.outputs.at(0).dtype;
+      }
       if (n.type == "Where" || n.type == "Select") first = 1;
     }
     if (!want) continue;

@@ -177,6 +177,25 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   }
   for (const auto& [s, q] : store_queue)
     r.store_queue[s] = q;
+  // Comparison work buffers (see ScheduleResult::cmp_mask).
+  bool compares = false;
+  for (int i = 0; i < n; ++i) {
+    const ir::OpDef* op = ir::FindOp(g.nodes[i].type);
+    if (op != nullptr && op->compute == ir::ComputeType::kElewise &&
+        (op->out_rule == ir::DTypeRule::kBool || g.nodes[i].type == "Where" ||
+         g.nodes[i].type == "Select")) {
+      compares = compares || g.nodes[i].type != "LogicalNot";
+    }
+  }
+  if (compares) {
+    r.cmp_mask = add(BufKind::kTBuf, 1, 1);
+    r.buffers[r.cmp_mask].role = "cmp_mask";
+    r.buffers[r.cmp_mask].all_full = false;
+    r.cmp_half = add(BufKind::kTBuf, 1, 2);
+    r.buffers[r.cmp_half].role = "cmp_half";
+    r.buffers[r.cmp_half].all_full = false;
+    r.vec_align_bytes = 512;
+  }
   // Reduce work buffers: the partial result of one R iteration (common template), and the
   // intermediate of a two-step reduction (two R dims inside one UB block).
   if (reduces) {
@@ -551,6 +570,7 @@ void StaticUbFilter(ScheduleResult& r, const hw::Profile& profile) {
     p.dims[j] = *v;
   }
   p.row_align = r.row_align;
+  p.vec_align = r.vec_align_bytes;
   p.n_buffers = static_cast<std::int32_t>(r.buffers.size());
   for (std::size_t b = 0; b < r.buffers.size(); ++b) {
     p.buf_esize[b] = r.buffers[b].esize;

@@ -302,8 +302,8 @@ std::optional<std::pair<Expr, Expr>> AsFraction(const Expr& e) {
       auto [base, exp] = SplitFactor(f);
       if (exp > 0) continue;
       if (exp == kI64Min) return std::nullopt;
-      auto it =
-          std::find_if(dens.begin(), dens.end(), [&](const Factor& x) { return x.base == base; });
+      auto it = std::find_if(dens.begin(), dens.end(),
+                             [&key = base](const Factor& x) { return x.base == key; });
       if (it == dens.end()) {
         dens.push_back({base, -exp});
       } else {

@@ -333,7 +333,8 @@ std::optional<Expr> ExactQuotient(const Expr& a, const Expr& b) {
     TermView ta = SplitTerm(t);
     auto af = FactorsOf(ta.factors);
     for (const auto& [base, exp] : bf) {
-      auto it = std::find_if(af.begin(), af.end(), [&](const auto& x) { return x.first == base; });
+      auto it = std::find_if(af.begin(), af.end(),
+                             [&key = base](const auto& x) { return x.first == key; });
       if (it == af.end() || it->second < exp) return std::nullopt;
       it->second -= exp;
     }

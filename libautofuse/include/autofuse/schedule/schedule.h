@@ -122,11 +122,17 @@ struct ScheduleResult {
   int reduce_scratch = -1;        // buffer for two-step reductions (two R dims in UB), or -1
   int unaligned_scratch = -1;     // padded block a broadcast expands into before Gather, or -1
   int unaligned_offsets = -1;     // uint32 byte offsets of the Gather that drops the row padding
-  std::vector<Buffer> buffers;    // shared by all cases
-  std::vector<int> node_buffer;   // per node of `graph`: buffer index, or -1 (GM / none)
-  std::vector<bool> staged;       // per node: Load staged through a shared queue + UB copy
-  std::vector<int> store_queue;   // per node: for a Store, the VECOUT queue it writes from
-  int staging_queue = -1;         // the shared VECIN queue of staged loads, or -1
+  // Comparisons and Where: the bit mask of AscendC Compare and an fp16 staging tensor; every UB
+  // buffer is then sized to a multiple of `vec_align_bytes` (512: whole repeats of Compare and
+  // Select for any element size), since those APIs work on whole 256-byte repeats.
+  int cmp_mask = -1;
+  int cmp_half = -1;
+  int vec_align_bytes = 32;
+  std::vector<Buffer> buffers;   // shared by all cases
+  std::vector<int> node_buffer;  // per node of `graph`: buffer index, or -1 (GM / none)
+  std::vector<bool> staged;      // per node: Load staged through a shared queue + UB copy
+  std::vector<int> store_queue;  // per node: for a Store, the VECOUT queue it writes from
+  int staging_queue = -1;        // the shared VECIN queue of staged loads, or -1
   // UB rows (the innermost dim) are padded to this many elements in every buffer: 32 bytes of
   // the narrowest UB dtype, so tensors of different dtypes share one element layout.
   std::int64_t row_align = 8;

@@ -36,8 +36,9 @@ struct CaseParams {
   int32_t buf_num[kMaxBuffers] = {};        // 2 for double-buffered queues, 1 for TBuf
   uint32_t buf_one_mask[kMaxBuffers] = {};  // bit j: the buffer's block has extent 1 along d[j]
   uint8_t buf_compact[kMaxBuffers] = {};    // 1: the block is held without row padding
-  uint32_t r_mask = 0;                      // bit j: d[j] is a reduce (R) dimension
-  int32_t passes = 1;  // sweeps over the R loop per A iteration (norm-like common templates)
+  int32_t vec_align = 32;  // buffer sizes round up to this many bytes (512 with Compare/Select)
+  uint32_t r_mask = 0;     // bit j: d[j] is a reduce (R) dimension
+  int32_t passes = 1;      // sweeps over the R loop per A iteration (norm-like common templates)
   // r_core template: the R iterations are split across cores; each core writes one partial
   // block per reduction (the partial buffer's layout) to the workspace.
   int32_t r_core = 0;
@@ -109,7 +110,8 @@ inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
   for (int b = 0; b < p.n_buffers; ++b) {
     const int64_t elems =
         p.buf_compact[b] != 0 ? CompactElems(p, tile) : BufferElems(p, tile, p.buf_one_mask[b]);
-    const int64_t bytes = AlignUp(elems * p.buf_esize[b], kUbAlignBytes);
+    const int64_t bytes =
+        AlignUp(elems * p.buf_esize[b], p.vec_align > kUbAlignBytes ? p.vec_align : kUbAlignBytes);
     if (per_buffer != nullptr) per_buffer[b] = bytes;
     total += bytes * p.buf_num[b];
   }
