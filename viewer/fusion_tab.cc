@@ -115,6 +115,35 @@ void FusionTab::showKernel(const RunPtr& run, int kernel, int) {
   showNode(node_);
 }
 
+void FusionTab::showFallback(const RunPtr& run, int fallback) {
+  showKernel(nullptr, -1, -1);
+  const report::FallbackReport* fb = run ? run->fallback(fallback) : nullptr;
+  if (fb == nullptr) return;
+  const QString reason = QString::fromStdString(fb->reason());
+  refusal_->setText(
+      run->frontend ? tr("Left unfused — %1: %2").arg(QString::fromStdString(fb->name()), reason)
+                    : tr("Falls back (not lowered) — %1: %2")
+                          .arg(QString::fromStdString(fb->name()), reason));
+  refusal_->show();
+  // The reason code, when the front end gave one ("[CODE] message").
+  QString code;
+  QString message = reason;
+  if (reason.startsWith(QLatin1Char('['))) {
+    const auto close = reason.indexOf(QLatin1Char(']'));
+    if (close > 0) {
+      code = reason.mid(1, close - 1);
+      message = reason.mid(close + 1).trimmed();
+    }
+  }
+  decisions_->appendRow(
+      {Cell(run->frontend ? tr("frontend") : tr("import")), Cell(code), Cell(message)});
+  if (!fb->origin().empty()) {
+    decisions_->appendRow(
+        {Cell(tr("origin")), Cell(QString()), Cell(QString::fromStdString(fb->origin()))});
+  }
+  decisions_view_->resizeColumnsToContents();
+}
+
 void FusionTab::showNode(const QString& node) {
   node_ = node;
   const QString quoted = QStringLiteral("'") + node + QStringLiteral("'");

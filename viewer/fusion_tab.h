@@ -1,7 +1,8 @@
 // The Fusion tab: every decision the stages took about this kernel, with its stage and reason
 // code (UPCAST_FP32, KEEP_AXES_APART, REUSE_TBUF, TILING_CASE, ...), the refusal reason when the
-// kernel was not compiled, and the UB buffers the schedule planned. Decisions that name the
-// selected graph node are highlighted; the filter box narrows the list.
+// kernel was not compiled (or why a fallback / unfused op of the run is outside every kernel), and
+// the UB buffers the schedule planned. Decisions that name the selected graph node are highlighted;
+// the filter box narrows the list.
 #pragma once
 
 #include "inspector_tab.h"
@@ -22,6 +23,9 @@ class FusionTab : public InspectorTab {
 
   void showKernel(const RunPtr& run, int kernel, int tcase) override;
   void showNode(const QString& node) override;
+  // A fallback / unfused op of the run (Run::fallback): why it is not in a kernel, and where it
+  // came from.
+  void showFallback(const RunPtr& run, int fallback);
 
   QStandardItemModel* decisions() const { return decisions_; }
   QStandardItemModel* buffers() const { return buffers_; }

@@ -61,7 +61,8 @@ QString KernelInspector::title() const {
 }
 
 void KernelInspector::onSelectionChanged(const Selection& now, const Selection& before) {
-  if (now.run != before.run || now.kernel != before.kernel || now.tcase != before.tcase) {
+  if (now.run != before.run || now.kernel != before.kernel || now.tcase != before.tcase ||
+      now.fallback != before.fallback) {
     refresh();
     return;
   }
@@ -87,6 +88,15 @@ void KernelInspector::refresh() {
        std::initializer_list<InspectorTab*>{axes_, templates_, cost_, source_, fusion_}) {
     tab->showKernel(run, k != nullptr ? sel.kernel : -1, sel.tcase);
     tab->showNode(sel.node);
+  }
+  // A fallback / unfused op: its reason is shown in the Fusion tab.
+  const report::FallbackReport* fb = (k == nullptr && run) ? run->fallback(sel.fallback) : nullptr;
+  if (fb != nullptr) {
+    title_->setText(tr("<b>%1</b> (%2) · %3")
+                        .arg(QString::fromStdString(fb->name()).toHtmlEscaped(),
+                             run->fallbackGroupName().chopped(1), run->title.toHtmlEscaped()));
+    fusion_->showFallback(run, sel.fallback);
+    tabs_->setCurrentWidget(fusion_);
   }
 }
 

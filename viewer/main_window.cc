@@ -29,6 +29,7 @@
 #include "recent_files.h"
 #include "report.pb.h"
 #include "report_loader.h"
+#include "run_diff.h"
 #include "run_manager.h"
 #include "selection_model.h"
 
@@ -67,7 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
   status_text_ = new QLabel(this);
   progress_ = new QProgressBar(this);
-  progress_->setRange(0, 0);  // busy indicator: the pipeline's stages are reported as text
+  progress_->setRange(0, 0);  // busy indicator until the first stage is reported
   progress_->setMaximumWidth(160);
   progress_->hide();
   cancel_button_ = new QToolButton(this);
@@ -81,6 +82,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(runs_, &RunManager::runAdded, this, &MainWindow::onRunAdded);
   connect(runs_, &RunManager::busyChanged, this, &MainWindow::onBusyChanged);
   connect(runs_, &RunManager::progress, status_text_, &QLabel::setText);
+  connect(runs_, &RunManager::step, this, [this](int done, int total) {
+    progress_->setRange(0, total);  // total 0: busy indicator
+    progress_->setValue(done);
+  });
   connect(cancel_button_, &QToolButton::clicked, this, &MainWindow::cancel);
   connect(flags_, &FlagsPanel::rerunRequested, this, [this] { rerun(); });
   connect(flags_, &FlagsPanel::cancelRequested, this, &MainWindow::cancel);
@@ -94,6 +99,8 @@ void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
   open->setShortcut(QKeySequence::Open);
+  QAction* folder = file->addAction(tr("Open &Folder…"), this, &MainWindow::openFolderDialog);
+  folder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   connect(recent_menu_, &QMenu::aboutToShow, this, [this] { recent_->fillMenu(recent_menu_); });
   file->addSeparator();
@@ -130,6 +137,8 @@ void MainWindow::buildMenus() {
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   QAction* re = run->addAction(tr("&Re-run with Flags && Shapes"), this, [this] { rerun(); });
   re->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  QAction* compare = run->addAction(tr("C&ompare Runs…"), this, [this] { compareRuns(); });
+  compare->setShortcut(QKeySequence(tr("Ctrl+D")));
   QAction* cancel = run->addAction(tr("&Cancel"), this, &MainWindow::cancel);
   cancel->setShortcut(QKeySequence(Qt::Key_Escape));
 
@@ -256,10 +265,37 @@ bool MainWindow::saveReportWithSources(const QString& dir, QString* error) {
 }
 
 void MainWindow::openDialog() {
-  const QString path =
-      QFileDialog::getOpenFileName(this, tr("Open a graph or a report"), QString(),
-                                   tr("Graphs and reports (*.txt *.pbtxt *.json);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open a graph or a report"), QString(),
+      tr("Graphs and reports (*.txt *.pbtxt *.json *.py);;All files (*)"));
   if (!path.isEmpty()) open(path);
+}
+
+void MainWindow::openFolderDialog() {
+  const QString dir = QFileDialog::getExistingDirectory(
+      this, tr("Open a torch_compile_debug folder, a case folder or an afc output folder"));
+  if (!dir.isEmpty()) open(dir);
+}
+
+CompareDialog* MainWindow::compareRuns(int a, int b) {
+  if (runs_->count() < 2) {
+    status_text_->setText(tr("Compare runs needs two runs open."));
+    return nullptr;
+  }
+  if (a < 0 || b < 0) {
+    const int sel = selection_->current().run;
+    b = sel >= 0 ? sel : runs_->count() - 1;
+    a = b > 0 ? b - 1 : 1;
+    if (const RunPtr r = runs_->run(b); r && r->parent) {
+      for (int i = 0; i < runs_->count(); ++i) {
+        if (runs_->run(i) == r->parent) a = i;
+      }
+    }
+  }
+  auto* dialog = new CompareDialog(runs_, a, b, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
+  return dialog;
 }
 
 void MainWindow::saveDialog(bool with_sources) {

@@ -17,6 +17,7 @@ class QToolButton;
 
 namespace af::viewer {
 
+class CompareDialog;
 class FlagsPanel;
 class GraphPanel;
 class KernelInspector;
@@ -50,6 +51,9 @@ class MainWindow : public QMainWindow {
   // when the form does not parse.
   bool rerun();
   void cancel();
+  // Opens the Compare Runs dialog on runs a and b (run manager indexes; -1: the selected run and
+  // the run it re-ran, else the run before it). Null when fewer than two runs are open.
+  CompareDialog* compareRuns(int a = -1, int b = -1);
   // Selects a kernel of the selected run by name, graph name or index.
   bool selectKernel(const QString& which);
   // No job running and the graph view showing the current selection.
@@ -72,6 +76,7 @@ class MainWindow : public QMainWindow {
   void onRunAdded(int index);
   void onBusyChanged(bool busy);
   void openDialog();
+  void openFolderDialog();
   void saveDialog(bool with_sources);
   void exportDialog(const QString& suffix);
 

@@ -14,6 +14,7 @@ QStandardItem* Item(const QString& text, int kind, int run, int kernel, int tcas
   item->setData(kernel, NavigatorModel::kKernelRole);
   item->setData(tcase, NavigatorModel::kCaseRole);
   item->setData(kind, NavigatorModel::kKindRole);
+  item->setData(-1, NavigatorModel::kFallbackRole);
   return item;
 }
 
@@ -21,7 +22,7 @@ QList<QStandardItem*> Row(QStandardItem* first, const QString& status, const QSt
   auto* second = new QStandardItem(status);
   second->setEditable(false);
   for (int role : {NavigatorModel::kRunRole, NavigatorModel::kKernelRole, NavigatorModel::kCaseRole,
-                   NavigatorModel::kKindRole}) {
+                   NavigatorModel::kKindRole, NavigatorModel::kFallbackRole}) {
     second->setData(first->data(role), role);
   }
   first->setToolTip(tip);
@@ -101,7 +102,15 @@ void NavigatorModel::addRun(int run_index, const Run& run) {
     }
     for (int c = 0; c < k.cases_size(); ++c) {
       const auto& cr = k.cases(c);
-      auto* citem = Item(ShortCaseName(k, c), kCaseItem, run_index, i, c);
+      // Cases of different templates can share a name (B0R0 of all_load and of common).
+      QString cname = ShortCaseName(k, c);
+      for (int o = 0; o < k.cases_size(); ++o) {
+        if (o != c && ShortCaseName(k, o) == cname && !cr.template_name().empty()) {
+          cname += QStringLiteral(" (%1)").arg(QString::fromStdString(cr.template_name()));
+          break;
+        }
+      }
+      auto* citem = Item(cname, kCaseItem, run_index, i, c);
       QString cstat;
       if (k.has_tiling()) {
         const bool chosen = k.tiling().chosen_case() == c;
@@ -126,6 +135,26 @@ void NavigatorModel::addRun(int run_index, const Run& run) {
     }
     run_item->appendRow(krow);
   }
+  if (run.fallbackCount() > 0) {
+    const QString group = run.fallbackGroupName();
+    auto* gitem = Item(group, kGroupItem, run_index, -1, -1);
+    const QString gtip = run.frontend
+                             ? tr("ops the fusion front end left outside every kernel")
+                             : tr("groups Inductor fused that could not be lowered to a kernel");
+    const QList<QStandardItem*> grow = Row(gitem, QString::number(run.fallbackCount()), gtip);
+    for (int f = 0; f < run.fallbackCount(); ++f) {
+      const report::FallbackReport& fb = *run.fallback(f);
+      auto* fitem = Item(QString::fromStdString(fb.name()), kFallbackItem, run_index, -1, -1);
+      fitem->setData(f, kFallbackRole);
+      fitem->setForeground(QColor(0x90, 0x50, 0x00));
+      const QString reason = QString::fromStdString(fb.reason());
+      QString ftip = reason.toHtmlEscaped();
+      if (!fb.origin().empty())
+        ftip += QStringLiteral("<br>") + QString::fromStdString(fb.origin()).toHtmlEscaped();
+      gitem->appendRow(Row(fitem, reason, ftip));
+    }
+    run_item->appendRow(grow);
+  }
   appendRow(run_row);
 }
 
@@ -133,6 +162,14 @@ QModelIndex NavigatorModel::indexFor(const Selection& s) const {
   for (int r = 0; r < rowCount(); ++r) {
     const QModelIndex run = index(r, 0);
     if (run.data(kRunRole).toInt() != s.run) continue;
+    if (s.kernel < 0 && s.fallback >= 0) {
+      for (int g = 0; g < rowCount(run); ++g) {
+        const QModelIndex group = index(g, 0, run);
+        if (group.data(kKindRole).toInt() != kGroupItem) continue;
+        if (s.fallback < rowCount(group)) return index(s.fallback, 0, group);
+      }
+      return run;
+    }
     if (s.kernel < 0) return run;
     for (int k = 0; k < rowCount(run); ++k) {
       const QModelIndex kernel = index(k, 0, run);
@@ -160,6 +197,8 @@ Selection NavigatorModel::selectionFor(const QModelIndex& index) {
   s.run = index.data(kRunRole).toInt();
   s.kernel = index.data(kKernelRole).toInt();
   s.tcase = index.data(kKindRole).toInt() == kCaseItem ? index.data(kCaseRole).toInt() : -1;
+  if (index.data(kKindRole).toInt() == kFallbackItem)
+    s.fallback = index.data(kFallbackRole).toInt();
   return s;
 }
 

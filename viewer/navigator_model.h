@@ -1,9 +1,10 @@
-// The navigator's tree: runs → kernels → tiling cases, with each kernel's refusal reason (code and
-// message) under it and a run's error under the run. Column 0 names the item, column 1 says how
-// it came out (chosen case and cores, "refused NO_AXES", bindings and profile of a run); a
-// kernel is named by the graph it was fused from, its kernel name is in the tooltip. Items
-// carry their run index, kernel index and case index in roles so the selection model can map
-// between tree indexes and selections.
+// The navigator's tree: runs → kernels → tiling cases (and, per run, the groups Inductor fused
+// that we could not lower or the ops the front end left unfused, each with its reason), with each
+// kernel's refusal reason (code and message) under it and a run's error under the run. Column 0
+// names the item, column 1 says how it came out (chosen case and cores, "refused NO_AXES", bindings
+// and profile of a run); a kernel is named by the graph it was fused from, its kernel name is in
+// the tooltip. Items carry their run index, kernel index and case index in roles so the selection
+// model can map between tree indexes and selections.
 #pragma once
 
 #include <QStandardItemModel>
@@ -21,10 +22,12 @@ class NavigatorModel : public QStandardItemModel {
     kRunRole = Qt::UserRole + 1,
     kKernelRole,
     kCaseRole,
-    kKindRole,    // ItemKind
-    kSearchRole,  // everything the filter matches: names, kernel name, outcome, reasons
+    kKindRole,      // ItemKind
+    kSearchRole,    // everything the filter matches: names, kernel name, outcome, reasons
+    kFallbackRole,  // index of a fallback / unfused op in the run (Run::fallback)
   };
-  enum ItemKind { kRunItem = 1, kKernelItem, kCaseItem, kReasonItem };
+  // kGroupItem: the "fallbacks" / "unfused ops" folder under a run; kFallbackItem: one of them.
+  enum ItemKind { kRunItem = 1, kKernelItem, kCaseItem, kReasonItem, kGroupItem, kFallbackItem };
 
   explicit NavigatorModel(QObject* parent = nullptr);
 

@@ -47,7 +47,13 @@ bool SafeRelative(const QString& rel) {
 
 InputKind ClassifyInput(const QString& path) {
   const QFileInfo fi(path);
-  if (fi.isDir()) return InputKind::kReport;
+  // A folder is a report when it holds report.json; torch_compile_debug and case folders are
+  // compiled.
+  if (fi.isDir()) {
+    return QFileInfo::exists(QDir(path).filePath(QStringLiteral("report.json")))
+               ? InputKind::kReport
+               : InputKind::kGraph;
+  }
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return InputKind::kGraph;  // the pipeline reports the error
   const QByteArray head = f.read(4096);
@@ -75,6 +81,13 @@ std::shared_ptr<Run> LoadReport(const QString& path) {
   }
   auto run = std::make_shared<Run>();
   run->report_path = QFileInfo(file).absoluteFilePath();
+  // Front-end runs: afc writes fusion.json next to the report; a report saved by the viewer has
+  // none, but the front end's reasons all read "[CODE] message".
+  bool coded = report->fallbacks_size() > 0;
+  for (const auto& f : report->fallbacks())
+    coded = coded && !f.reason().empty() && f.reason().front() == '[';
+  run->frontend =
+      coded || QFileInfo::exists(QFileInfo(file).dir().filePath(QStringLiteral("fusion.json")));
   run->request.input = ResolveInput(QString::fromStdString(report->input()), run->report_path);
   run->request.soc = report->soc().empty() ? std::string("ascend910b") : report->soc();
   for (const auto& [k, v] : report->flags())

@@ -22,6 +22,19 @@ const report::KernelReport* Run::kernelNamed(const std::string& name) const {
   return nullptr;
 }
 
+int Run::fallbackCount() const {
+  return report ? report->fallbacks_size() : 0;
+}
+
+const report::FallbackReport* Run::fallback(int index) const {
+  if (!report || index < 0 || index >= report->fallbacks_size()) return nullptr;
+  return &report->fallbacks(index);
+}
+
+QString Run::fallbackGroupName() const {
+  return frontend ? QStringLiteral("unfused ops") : QStringLiteral("fallbacks");
+}
+
 QString BindingsText(const sym::Bindings& b) {
   QStringList parts;
   for (const auto& [name, value] : b)

@@ -15,6 +15,7 @@ namespace af::report {
 class CompileReport;
 class KernelReport;
 class CaseReport;
+class FallbackReport;
 }  // namespace af::report
 
 namespace af::viewer {
@@ -46,12 +47,21 @@ struct Run {
   QString error;                      // why the whole run failed (bad input, ...)
   std::shared_ptr<const Run> parent;  // the run this one re-ran, if any (for comparisons)
   double wall_ms = 0;                 // worker time
+  // The input went through the fusion front end (FX graph, case folder): the report's fallbacks
+  // are the ops it left unfused ("[CODE] message"); otherwise they are groups a framework fused
+  // that we could not lower (Inductor fallbacks).
+  bool frontend = false;
 
   bool ok() const { return report != nullptr; }
   int kernelCount() const;
   const report::KernelReport* kernel(int index) const;  // null when out of range
   // The kernel with this name; null when absent.
   const report::KernelReport* kernelNamed(const std::string& name) const;
+  // The report's fallbacks: Inductor groups we could not lower, or ops the front end left unfused.
+  int fallbackCount() const;
+  const report::FallbackReport* fallback(int index) const;  // null when out of range
+  // What the navigator calls them: "unfused ops" (front end) or "fallbacks".
+  QString fallbackGroupName() const;
 };
 
 using RunPtr = std::shared_ptr<const Run>;

@@ -5,6 +5,7 @@
 #include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "autofuse/pipeline/graph_driver.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/support/error.h"
 #include "report.pb.h"
@@ -76,11 +77,16 @@ void RunManager::startNext() {
   emit progress(job.is_report ? tr("Reading %1").arg(name) : tr("Compiling %1").arg(name));
   // The worker reports back through queued calls on this object; the destructor waits for the
   // pool, so `this` outlives every job.
-  auto report_progress = [this, gen](const QString& text) {
+  const int total = static_cast<int>(PipelineStages().size());
+  emit step(0, job.is_report ? 0 : total);  // reading a report has no stages: busy indicator
+  auto report_progress = [this, gen, total](const QString& text) {
     QMetaObject::invokeMethod(
         this,
-        [this, gen, text] {
-          if (gen == generation_ && busy_) emit progress(text);
+        [this, gen, text, total] {
+          if (gen != generation_ || !busy_) return;
+          emit progress(text);
+          const int s = StageStep(text);
+          if (s >= 0) emit step(s, total);
         },
         Qt::QueuedConnection);
   };
@@ -107,6 +113,20 @@ void RunManager::setBusy(bool busy) {
   emit busyChanged(busy);
 }
 
+const QStringList& RunManager::PipelineStages() {
+  static const QStringList stages = {QStringLiteral("import"),   QStringLiteral("frontend"),
+                                     QStringLiteral("schedule"), QStringLiteral("tiling"),
+                                     QStringLiteral("codegen"),  QStringLiteral("compile"),
+                                     QStringLiteral("report")};
+  return stages;
+}
+
+int RunManager::StageStep(const QString& text) {
+  QString stage = text;
+  if (stage.endsWith(QChar(0x2026))) stage.chop(1);
+  return static_cast<int>(PipelineStages().indexOf(stage));
+}
+
 std::shared_ptr<Run> RunManager::Execute(const QString& path, const RunRequest& request,
                                          bool is_report,
                                          const std::function<void(const QString&)>& progress) {
@@ -128,7 +148,15 @@ std::shared_ptr<Run> RunManager::Execute(const QString& path, const RunRequest& 
       o.dump = [&](const std::string& stage, const std::string&) {
         if (progress) progress(QString::fromStdString(stage) + QStringLiteral("…"));
       };
-      const pipeline::CompileResult r = pipeline::Compile(path.toStdString(), o);
+      const std::string input = path.toStdString();
+      pipeline::CompileResult r;
+      if (pipeline::IsModelGraphInput(input)) {
+        // FX graphs and PyTorch case folders: the fusion front end decides the kernels.
+        run->frontend = true;
+        r = std::move(pipeline::CompileModelGraph(input, o).compiled);
+      } else {
+        r = pipeline::Compile(input, o);
+      }
       if (progress) progress(QStringLiteral("report…"));
       auto rep = std::make_shared<report::CompileReport>();
       pipeline::FillReport(r, o, rep.get());

@@ -1,6 +1,7 @@
 // The run manager: holds every run open in this session and produces new ones off the GUI
 // thread. Opening a report, or compiling a graph file through pipeline::Compile + FillReport,
-// happens in a worker, one job after the other; progress (the pipeline's stages) and the result
+// happens in a worker, one job after the other; progress (the pipeline's stages, also as steps
+// for a determinate progress bar) and the result
 // come back as queued signals. Cancelling drops the waiting jobs and ignores the running job's
 // result when it arrives; the UI never waits for it. Runs are never replaced: a re-run is added
 // next to the run it came from.
@@ -8,6 +9,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QThreadPool>
 #include <deque>
 #include <memory>
@@ -39,6 +41,12 @@ class RunManager : public QObject {
   // Adds a finished run and returns its index (the worker's results arrive here too).
   int add(std::shared_ptr<Run> run);
 
+  // The pipeline's stages in order, as the progress bar counts them: import, frontend, schedule,
+  // tiling, codegen, compile, report.
+  static const QStringList& PipelineStages();
+  // The step of a progress text ("schedule…" -> 2); -1 when it names no stage.
+  static int StageStep(const QString& text);
+
   // The job itself, synchronous: what the worker runs (public for tests).
   static std::shared_ptr<Run> Execute(const QString& path, const RunRequest& request,
                                       bool is_report,
@@ -47,6 +55,8 @@ class RunManager : public QObject {
  signals:
   void busyChanged(bool busy);
   void progress(const QString& text);
+  // The pipeline's stage as a step: `done` of `total` (PipelineStages()) stages are behind.
+  void step(int done, int total);
   void runAdded(int index);
 
  private:

@@ -11,6 +11,10 @@ void SelectionModel::selectKernel(int run, int kernel) {
   select({run, kernel, -1, {}});
 }
 
+void SelectionModel::selectFallback(int run, int fallback) {
+  select({run, -1, -1, {}, fallback});
+}
+
 void SelectionModel::selectCase(int tcase) {
   Selection s = current_;
   s.tcase = tcase;

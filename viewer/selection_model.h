@@ -10,10 +10,11 @@
 namespace af::viewer {
 
 struct Selection {
-  int run = -1;     // index in the run manager
-  int kernel = -1;  // index in the run's report; -1: the run itself
-  int tcase = -1;   // tiling case; -1: the kernel's default (the chosen one)
-  QString node;     // node name in the shown graph; empty: none
+  int run = -1;       // index in the run manager
+  int kernel = -1;    // index in the run's report; -1: the run itself
+  int tcase = -1;     // tiling case; -1: the kernel's default (the chosen one)
+  QString node;       // node name in the shown graph; empty: none
+  int fallback = -1;  // with kernel -1: a fallback / unfused op of the run (Run::fallback)
   friend bool operator==(const Selection&, const Selection&) = default;
 };
 
@@ -27,6 +28,7 @@ class SelectionModel : public QObject {
 
   void selectRun(int run);
   void selectKernel(int run, int kernel);
+  void selectFallback(int run, int fallback);
   void selectCase(int tcase);
   void selectNode(const QString& node);
   void select(const Selection& s);
