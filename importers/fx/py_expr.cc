@@ -128,7 +128,7 @@ class Parser {
               t_[pos_ + 1].text == "=") {
             std::string key = Next().text;
             Next();
-            call.kwargs.emplace_back(std::move(key), Expr());
+            call.kwargs.push_back(PyKwarg{std::move(key), Expr()});
           } else {
             if (!call.kwargs.empty()) Error("positional argument after a keyword argument");
             call.items.push_back(Expr());

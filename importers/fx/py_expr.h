@@ -14,6 +14,8 @@
 
 namespace af::importers::fx {
 
+struct PyKwarg;
+
 struct PyExpr {
   enum class Kind {
     kName,       // text: "x", "torch.float32", "self._tensor_constant0" (dotted)
@@ -34,9 +36,16 @@ struct PyExpr {
   bool big = false;
   double f = 0.0;
   std::vector<PyExpr> items;
-  std::vector<std::pair<std::string, PyExpr>> kwargs;
-  std::size_t begin = 0;  // byte offsets in the statement text
+  std::vector<PyKwarg> kwargs;  // name=value arguments of a call, in order
+  std::size_t begin = 0;        // byte offsets in the statement text
   std::size_t end = 0;
+};
+
+// One keyword argument of a call (a named struct rather than std::pair so that PyExpr may hold a
+// vector of them while still incomplete, which libstdc++'s pair does not allow under clang).
+struct PyKwarg {
+  std::string name;
+  PyExpr value;
 };
 
 // Parses one expression from toks[pos...]; advances pos past it. Throws LexError.

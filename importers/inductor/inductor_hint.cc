@@ -2,10 +2,12 @@
 // (thrown as Refuse and caught per group), never a partial graph.
 #include "autofuse/importers/inductor_hint.h"
 
+#include <filesystem>
 #include <map>
 #include <set>
 
 #include "autofuse/ir/validate.h"
+#include "autofuse/support/error.h"
 
 namespace af::importers::inductor {
 namespace {
@@ -69,6 +71,9 @@ class Lowerer {
         Note(*l);
       Note(n);
     }
+    // Members resolved from ir_pre_fusion.txt (torch 2.0) are not nodes of `f`.
+    for (const auto* l : group.Leaves())
+      Note(*l);
   }
 
   ir::Graph Lower() {
@@ -396,9 +401,31 @@ class Lowerer {
   int outputs_ = 0;
 };
 
+// torch 2.0 fused nodes list only their members' names: the members' dumps are the top-level
+// nodes of the same file or of the pre-fusion file. Returns the fused node with `snodes` filled,
+// or nullopt when a member is found in neither.
+std::optional<SchedNode> ResolveMembers(const SchedNode& n, const IrFile& post, const IrFile* pre) {
+  SchedNode r = n;
+  for (const auto& m : n.snode_names) {
+    const SchedNode* found = nullptr;
+    for (const IrFile* f : {&post, pre}) {
+      if (f == nullptr || found != nullptr) continue;
+      for (const auto& c : f->nodes) {
+        if (c.name == m && c.kind != NodeKind::kFused) {
+          found = &c;
+          break;
+        }
+      }
+    }
+    if (found == nullptr) return std::nullopt;
+    r.snodes.push_back(*found);
+  }
+  return r;
+}
+
 }  // namespace
 
-std::vector<HintGroup> BuildHintGraphs(const IrFile& post) {
+std::vector<HintGroup> BuildHintGraphs(const IrFile& post, const IrFile* pre) {
   std::vector<HintGroup> out;
   for (const auto& n : post.nodes) {
     if (n.kind == NodeKind::kExtern || n.kind == NodeKind::kNop) continue;
@@ -406,7 +433,16 @@ std::vector<HintGroup> BuildHintGraphs(const IrFile& post) {
     h.name = n.name;
     h.members = n.snode_names.empty() ? std::vector<std::string>{n.name} : n.snode_names;
     try {
-      Lowerer l(post, n);
+      std::optional<SchedNode> resolved;
+      if (n.kind == NodeKind::kFused && n.snodes.empty() && !n.snode_names.empty()) {
+        resolved = ResolveMembers(n, post, pre);
+        if (!resolved) {
+          throw Refuse{"the fused node lists only its members' names (torch 2.0 form) and " +
+                       std::string(pre != nullptr ? "not every member" : "no ir_pre_fusion.txt") +
+                       " gives their loop bodies"};
+        }
+      }
+      Lowerer l(post, resolved ? *resolved : n);
       h.graph = l.Lower();
     } catch (const Refuse& r) {
       h.reason = r.reason;
@@ -416,6 +452,23 @@ std::vector<HintGroup> BuildHintGraphs(const IrFile& post) {
     out.push_back(std::move(h));
   }
   return out;
+}
+
+std::vector<HintGroup> BuildHintGraphs(const IrFile& post) {
+  bool names_only = false;
+  for (const auto& n : post.nodes)
+    names_only = names_only || (n.kind == NodeKind::kFused && n.snodes.empty());
+  if (!names_only || post.file.empty()) return BuildHintGraphs(post, nullptr);
+  const auto pre_path = std::filesystem::path(post.file).parent_path() / "ir_pre_fusion.txt";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(pre_path, ec)) return BuildHintGraphs(post, nullptr);
+  IrFile pre;
+  try {
+    pre = LoadInductorIrFile(pre_path);
+  } catch (const InputError&) {
+    return BuildHintGraphs(post, nullptr);  // a damaged pre-fusion file: the groups fall back
+  }
+  return BuildHintGraphs(post, &pre);
 }
 
 }  // namespace af::importers::inductor

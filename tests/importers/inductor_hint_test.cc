@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
 
@@ -99,6 +101,81 @@ TEST(InductorHint, UnsupportedGroupsGiveReasons) {
             std::string::npos);
   EXPECT_NE(reason("v2.6_op_names.ir_post_fusion.txt").find("transposed"), std::string::npos);
   EXPECT_NE(reason("v2.6_op_names.ir_post_fusion.txt").find("template"), std::string::npos);
+}
+
+// torch 2.0: the post-fusion fused node lists only its members' names; their loop bodies are the
+// nodes of ir_pre_fusion.txt.
+TEST(InductorHint, Torch20FusedNodeTakesMembersFromPreFusion) {
+  const std::string post = R"(buf0_buf1: FusedSchedulerNode(NoneType)
+buf0_buf1.writes = [MemoryDep(name='buf1', index=c0, size=(32,))]
+buf0_buf1.unmet_dependencies = []
+buf0_buf1.met_dependencies = [MemoryDep(name='arg0_1', index=c0, size=(32,))]
+buf0_buf1.snodes = ['buf0', 'buf1']
+)";
+  const std::string pre = R"(buf0: SchedulerNode(ComputedBuffer)
+buf0.writes = [MemoryDep(name='buf0', index=c0, size=(32,))]
+buf0.unmet_dependencies = []
+buf0.met_dependencies = [MemoryDep(name='arg0_1', index=c0, size=(32,))]
+buf0.group.device = cuda:0
+buf0.group.iteration = (32, 1)
+buf0.sizes = ([32], [])
+arg0_1_layout = FixedLayout('cuda', torch.float32, size=[32], stride=[1])
+buf0_layout = FixedLayout('cuda', torch.float32, size=[32], stride=[1])
+class buf0_loop_body:
+    var_ranges = {z0: 32}
+    index0 = z0
+    def body(self, ops):
+        get_index = self.get_index('index0')
+        load = ops.load('arg0_1', get_index)
+        relu = ops.relu(load)
+        get_index_1 = self.get_index('index0')
+        store = ops.store('buf0', get_index_1, relu, None)
+        return store
+
+
+buf1: SchedulerNode(ComputedBuffer)
+buf1.writes = [MemoryDep(name='buf1', index=c0, size=(32,))]
+buf1.unmet_dependencies = [MemoryDep(name='buf0', index=c0, size=(32,))]
+buf1.met_dependencies = []
+buf1.group.device = cuda:0
+buf1.group.iteration = (32, 1)
+buf1.sizes = ([32], [])
+buf0_layout = FixedLayout('cuda', torch.float32, size=[32], stride=[1])
+buf1_layout = FixedLayout('cuda', torch.float32, size=[32], stride=[1])
+class buf1_loop_body:
+    var_ranges = {z0: 32}
+    index0 = z0
+    def body(self, ops):
+        get_index = self.get_index('index0')
+        load = ops.load('buf0', get_index)
+        exp = ops.exp(load)
+        get_index_1 = self.get_index('index0')
+        store = ops.store('buf1', get_index_1, exp, None)
+        return store
+)";
+  const IrFile post_ir = ParseInductorIr(post, "ir_post_fusion.txt");
+  const IrFile pre_ir = ParseInductorIr(pre, "ir_pre_fusion.txt");
+  const auto without = BuildHintGraphs(post_ir, nullptr);
+  ASSERT_EQ(without.size(), 1u);
+  EXPECT_FALSE(without[0].graph.has_value());
+  EXPECT_NE(without[0].reason.find("members' names"), std::string::npos);
+  const auto groups = BuildHintGraphs(post_ir, &pre_ir);
+  ASSERT_EQ(groups.size(), 1u);
+  ASSERT_TRUE(groups[0].graph.has_value()) << groups[0].reason;
+  const auto types = Types(*groups[0].graph);
+  EXPECT_EQ(types.count("Relu"), 1u);
+  EXPECT_EQ(types.count("Exp"), 1u);
+  data::HostArray x{ir::DType::kFloat32, {32}, std::vector<std::uint8_t>(32 * 4)};
+  for (int i = 0; i < 32; ++i)
+    x.SetFromDouble(i, i - 16.0);
+  const auto out = interp::Interpret(*groups[0].graph, {}, {x});
+  ASSERT_FALSE(out.empty());
+  const auto& y = out.back();
+  ASSERT_EQ(y.numel(), 32);
+  for (int i = 0; i < 32; ++i) {
+    const double want = std::exp(std::max(i - 16.0, 0.0));
+    EXPECT_NEAR(y.GetAsDouble(i), want, 1e-6 * want) << i;  // float32 exp
+  }
 }
 
 TEST(AscGraphPyHint, SingleGraphLayoutConvertsAndComputes) {

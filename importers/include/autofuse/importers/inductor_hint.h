@@ -24,7 +24,11 @@ struct HintGroup {
 };
 
 // One entry per kernel-producing top-level node of a post-fusion file (extern and nop nodes are
-// not kernels and are left out).
+// not kernels and are left out). torch 2.0 fused nodes list only their members' names; their
+// loop bodies are taken from the top-level nodes of `post`, then of `pre` (may be null).
+std::vector<HintGroup> BuildHintGraphs(const IrFile& post, const IrFile* pre);
+// As above, with `pre` read from the ir_pre_fusion.txt next to `post.file` when a fused node
+// needs it and the file is there (a damaged one is ignored: those groups fall back).
 std::vector<HintGroup> BuildHintGraphs(const IrFile& post);
 
 }  // namespace af::importers::inductor
