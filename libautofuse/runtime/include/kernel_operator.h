@@ -18,6 +18,6 @@
 #include "af_cpu/vec_cast.h"
 #include "af_cpu/vec_cmpsel.h"
 #include "af_cpu/vec_common.h"
-#include "af_cpu/vec_reduce.h"
 #include "af_cpu/vec_gather.h"
+#include "af_cpu/vec_reduce.h"
 #include "af_cpu/vec_reduce_pattern.h"
