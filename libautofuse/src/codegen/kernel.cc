@@ -175,19 +175,7 @@ class KernelWriter {
     ++in_;
     Line("const int64_t o = blk * tiles_per_block + it;");
     Line("if (o >= outer) break;");
-    Line("int64_t rem = o;");
-    if (!k_is_r) {
-      Line("const int64_t iT = rem % T;");
-      Line("rem /= T;");
-    }
-    for (int j = k_ - 1; j >= 0; --j) {
-      if (IsRDim(j)) continue;
-      const std::string J = std::to_string(j);
-      Line("const int64_t i" + J + " = rem % D" + J + ";");
-      Line("rem /= D" + J + ";");
-    }
-    Line("(void)rem;");
-    if (!k_is_r) TileCoords();
+    ACoords("o");
     if (c_.kind == schedule::CaseKind::kCommon) {
       EmitCommonBody();
     } else {

@@ -52,21 +52,9 @@ std::string Trim(const std::string& s) {
   return std::string(TrimSpace(s));
 }
 
-int ForcedCase(const Options& o) {
-  const auto it = o.flags.find("force_tiling_case");
-  if (it == o.flags.end() || it->second.empty()) return -1;
-  try {
-    std::size_t used = 0;
-    const int v = std::stoi(it->second, &used);
-    if (used != it->second.size() || v < 0) throw std::invalid_argument("");
-    return v;
-  } catch (const std::exception&) {
-    throw InputError({}, "--force_tiling_case must be a case index, not '" + it->second + "'");
-  }
-}
-
-int ForcedTemplate(const Options& o) {
-  const auto it = o.flags.find("force_schedule_result");
+// A non-negative index flag (`--force_tiling_case`, `--force_schedule_result`); -1 when unset.
+int IndexFlag(const Options& o, const char* name, const char* what) {
+  const auto it = o.flags.find(name);
   if (it == o.flags.end() || it->second.empty()) return -1;
   try {
     std::size_t used = 0;
@@ -75,8 +63,16 @@ int ForcedTemplate(const Options& o) {
     return v;
   } catch (const std::exception&) {
     throw InputError({},
-                     "--force_schedule_result must be a template index, not '" + it->second + "'");
+                     std::string("--") + name + " must be " + what + ", not '" + it->second + "'");
   }
+}
+
+int ForcedCase(const Options& o) {
+  return IndexFlag(o, "force_tiling_case", "a case index");
+}
+
+int ForcedTemplate(const Options& o) {
+  return IndexFlag(o, "force_schedule_result", "a template index");
 }
 
 // A folder (torch_compile_debug at any level) or an Inductor post-fusion IR file.
