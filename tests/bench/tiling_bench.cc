@@ -2,6 +2,9 @@
 // (what a generated tiling function does at every launch), and scheduling a hint graph.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "autofuse/att/tiling.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/schedule/schedule.h"
@@ -45,10 +48,8 @@ BENCHMARK(BM_Schedule);
 void BM_SelectCase(benchmark::State& state) {
   const auto s = SampleSchedule();
   const std::vector<std::int64_t> dims = {state.range(0), state.range(1)};
-  std::vector<af_tiling::CaseParams> params;
-  for (std::size_t c = 0; c < s.cases.size(); ++c) {
-    params.push_back(af::att::CaseParamsFor(s, static_cast<int>(c), dims));
-  }
+  const af::att::CaseSet set = af::att::BuildCases(s, dims);
+  const auto& params = set.params;
   for (auto _ : state) {
     af_tiling::CaseSolution best;
     const int chosen = af_tiling::SelectCase(params.data(), static_cast<int>(params.size()), 48,
@@ -70,5 +71,67 @@ void BM_AttSolve(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_AttSolve)->Args({37, 1031})->Args({3, 200003});
+
+// Every test graph (tests/e2e/graphs) at a fixed set of shapes, prepared once: the default
+// solver per SolveCase call (one tiling case), then per kernel (all cases + the selection). The
+// per-call time is the benchmark's time divided by the calls per iteration (items_per_second).
+struct TestGraphCases {
+  std::vector<af::att::CaseSet> sets;
+  int calls = 0;
+};
+
+const TestGraphCases& PreparedTestGraphs() {
+  static const TestGraphCases prepared = [] {
+    TestGraphCases t;
+    const auto& profile = af::hw::GetProfile("ascend910b");
+    for (const auto& path :
+         af::test::FilesUnder(af::test::SourceDir() / "tests" / "e2e" / "graphs", {".graph.txt"})) {
+      const auto file = af::ir::LoadGraphFile(path.string());
+      auto s = af::schedule::Schedule(file.graphs.at(0).graph, profile);
+      static std::vector<af::schedule::ScheduleResult> keep;
+      keep.reserve(64);
+      keep.push_back(std::move(s));
+      const auto& sched = keep.back();
+      const auto syms = af::att::KernelSymbols(sched);
+      for (const std::int64_t v : {7, 101, 1031, 4096}) {
+        af::sym::Bindings b;
+        for (const auto& name : syms)
+          b[name] = syms.size() > 2 ? std::min<std::int64_t>(v, 60) : v;
+        t.sets.push_back(af::att::BuildCases(sched, af::att::DimValues(sched, b)));
+        t.calls += static_cast<int>(t.sets.back().params.size());
+      }
+    }
+    return t;
+  }();
+  return prepared;
+}
+
+void BM_SolveCaseTestGraphs(benchmark::State& state) {
+  const auto& t = PreparedTestGraphs();
+  for (auto _ : state) {
+    for (const auto& set : t.sets) {
+      for (const auto& p : set.params) {
+        auto sol = af_tiling::SolveCase(p, 48, 192 * 1024);
+        benchmark::DoNotOptimize(sol);
+      }
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * t.calls);
+}
+BENCHMARK(BM_SolveCaseTestGraphs)->Unit(benchmark::kMillisecond);
+
+void BM_SelectCaseTestGraphs(benchmark::State& state) {
+  const auto& t = PreparedTestGraphs();
+  for (auto _ : state) {
+    for (const auto& set : t.sets) {
+      af_tiling::CaseSolution best;
+      const int chosen = af_tiling::SelectCase(
+          set.params.data(), static_cast<int>(set.params.size()), 48, 192 * 1024, -1, &best);
+      benchmark::DoNotOptimize(chosen);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(t.sets.size()));
+}
+BENCHMARK(BM_SelectCaseTestGraphs)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -12,6 +12,7 @@ Usage: e2e_test.py --afc PATH [--graph NAME]
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -229,6 +230,37 @@ CASES = {
 }
 
 
+COUNTERS = re.compile(r"MTE2 (\d+) B, MTE3 (\d+) B, (\d+) vector repeats")
+
+
+def counters_check(stdout):
+    """Cross-checks the ATT model's totals with the CPU runtime's counters for the run (issue 5):
+    GM bytes and vector repeats must agree exactly (REPEAT_TOLERANCE is a relative allowance for
+    repeats, 0: the model mirrors every vector call of the generated kernel; docs/tiling.md)."""
+    got = model = None
+    for line in stdout.splitlines():
+        m = COUNTERS.search(line)
+        if not m:
+            continue
+        vals = tuple(int(x) for x in m.groups())
+        if line.startswith("model "):
+            model = vals
+        elif line.startswith("kernel "):
+            got = vals
+    if got is None or model is None:
+        return "no counters printed"
+    if got[0] != model[0] or got[1] != model[1]:
+        return "GM bytes: runtime MTE2 %d / MTE3 %d, model %d / %d" % (got[0], got[1], model[0],
+                                                                       model[1])
+    rep_got, rep_model = got[2], model[2]
+    if abs(rep_got - rep_model) > REPEAT_TOLERANCE * max(rep_got, rep_model, 1):
+        return "vector repeats: runtime %d, model %d" % (rep_got, rep_model)
+    return None
+
+
+REPEAT_TOLERANCE = 0.0
+
+
 def run_case(afc, graph, bind, tmp, seed):
     make, _ = CASES[graph]
     rng = np.random.default_rng(seed)
@@ -249,6 +281,11 @@ def run_case(afc, graph, bind, tmp, seed):
         p = subprocess.run(cmd, capture_output=True, text=True)
         last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
         ok = p.returncode == 0 and last.startswith("PASS")
+        if ok:
+            bad = counters_check(p.stdout)
+            if bad:
+                ok = False
+                last = "model vs runtime counters: " + bad
         results.append((ok, label, last or p.stderr.strip()))
 
     run([], "chosen")

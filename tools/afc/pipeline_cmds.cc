@@ -65,24 +65,34 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
                      {"tile", cr.solution.tile},
                      {"block_dim", cr.solution.block_dim},
                      {"ub_bytes", cr.solution.ub_bytes},
+                     {"binding", af_tiling::BindingName(cr.solution.binding)},
                      {"cycles", cr.solution.cost}});
   }
-  const auto p = att::CaseParamsFor(k.schedule, t.chosen, att::DimValues(k.schedule, o.bindings));
-  const att::PipeEstimate pipes = att::EstimatePipes(k.schedule, p, t.solution);
-  return {
-      {"kernel", k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name},
-      {"template", std::string(schedule::CaseKindName(c.kind))},
-      {"case", c.name},
-      {"indexed_name", c.indexed_name},
-      {"tiling_key", t.chosen},
-      {"block_dim", t.solution.block_dim},
-      {"tiles", tiles},
-      {"ub_bytes", t.solution.ub_bytes},
-      {"pipes",
-       {{"MTE2", pipes.mte2}, {"MTE3", pipes.mte3}, {"VEC", pipes.vec}, {"SCALAR", pipes.scalar}}},
-      {"cycles", t.solution.cost},
-      {"solve_ns", t.solve_ns},
-      {"cases", cases}};
+  const auto& sol = t.solution;
+  const auto solver = att::SolverOptionsFrom(o.flags, hw::GetProfile(o.soc));
+  return {{"kernel", k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name},
+          {"template", std::string(schedule::CaseKindName(c.kind))},
+          {"case", c.name},
+          {"indexed_name", c.indexed_name},
+          {"tiling_key", t.chosen},
+          {"block_dim", t.solution.block_dim},
+          {"tiles", tiles},
+          {"ub_bytes", t.solution.ub_bytes},
+          {"pipes",
+           {{"MTE2", sol.pipes[af_tiling::kPipeMte2]},
+            {"MTE3", sol.pipes[af_tiling::kPipeMte3]},
+            {"VEC", sol.pipes[af_tiling::kPipeVec]},
+            {"SCALAR", sol.pipes[af_tiling::kPipeScalar]}}},
+          {"head_cycles", sol.head},
+          {"cycles", sol.cost},
+          {"binding", af_tiling::BindingName(sol.binding)},
+          {"solver", att::AlgorithmName(solver.algorithm)},
+          {"model",
+           {{"mte2_bytes", sol.mte2_bytes},
+            {"mte3_bytes", sol.mte3_bytes},
+            {"vec_repeats", sol.vec_repeats}}},
+          {"solve_ns", t.solve_ns},
+          {"cases", cases}};
 }
 
 }  // namespace
@@ -152,6 +162,8 @@ int RunRun(const RunCmdOptions& opts) {
               << k.schedule.cases[res.tiling_key].name << "), block_dim " << res.block_dim
               << ", MTE2 " << res.mte2_bytes << " B, MTE3 " << res.mte3_bytes << " B, "
               << res.vec_repeats << " vector repeats, UB peak " << res.ub_peak_bytes << " B\n";
+    std::cout << "model " << k.code.kernel_name << ": MTE2 " << res.model_mte2_bytes << " B, MTE3 "
+              << res.model_mte3_bytes << " B, " << res.model_vec_repeats << " vector repeats\n";
     for (const auto& c : res.outputs) {
       char buf[256];
       std::snprintf(buf, sizeof buf, "%s%s max_abs=%.3g max_rel=%.3g (atol=%.3g rtol=%.3g)",
@@ -170,11 +182,18 @@ int RunRun(const RunCmdOptions& opts) {
 }
 
 int RunTile(const TileOptions& opts) {
-  if (opts.solver != "default") {
-    throw InputError({}, "--solver " + opts.solver +
-                             ": only the default (UB-first) solver exists in this version");
+  auto o = MakeOptions(opts.common, false);
+  // --solver is the short form of --autofuse_att_algorithm (and overrides it).
+  if (opts.solver == "heuristic") {
+    o.flags["autofuse_att_algorithm"] = "HighPerf";
+  } else if (opts.solver == "exhaustive") {
+    o.flags["autofuse_att_algorithm"] = "Exhaustive";
+  } else if (opts.solver != "default") {
+    throw InputError(
+        {}, "--solver must be default, heuristic or exhaustive, not '" + opts.solver + "'");
+  } else if (o.flags.find("autofuse_att_algorithm") == o.flags.end()) {
+    o.flags["autofuse_att_algorithm"] = "AxesReorder";
   }
-  const auto o = MakeOptions(opts.common, false);
   const auto r = pipeline::Compile(opts.common.input, o);
   if (const int rc = ReportRefused(r); rc != 0) return rc;
   json out = json::array();
@@ -198,7 +217,9 @@ int RunTile(const TileOptions& opts) {
       std::cout << t["kernel"].get<std::string>() << ": " << t["case"].get<std::string>() << " ("
                 << t["template"].get<std::string>() << ")"
                 << ", block_dim " << t["block_dim"] << ", UB " << t["ub_bytes"] << " B, tiles "
-                << t["tiles"].dump() << ", modeled " << t["cycles"] << " cycles\n";
+                << t["tiles"].dump() << ", modeled " << t["cycles"] << " cycles ("
+                << t["solver"].get<std::string>() << ", bound by "
+                << t["binding"].get<std::string>() << ")\n";
     }
   }
   return 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 
 #include "autofuse/ir/op_registry.h"
@@ -44,37 +45,267 @@ std::vector<std::string> KernelSymbols(const ScheduleResult& s) {
   return out;
 }
 
-double IoBytesPerElem(const ScheduleResult& s) {
-  return MovedBytesPerElem(s, "Load") + MovedBytesPerElem(s, "Store");
+namespace {
+
+using af_tiling::PerfNode;
+
+bool IsReduceNode(const ir::Node& n) {
+  const ir::OpDef* op = ir::FindOp(n.type);
+  return op != nullptr && op->compute == ir::ComputeType::kReduce;
 }
 
-double MovedBytesPerElem(const ScheduleResult& s, const std::string& op) {
-  double bytes = 0;
-  for (const auto& n : s.graph.nodes) {
-    if (n.type != op) continue;
-    const auto& t = n.outputs.at(0);
-    const bool broadcast = std::any_of(t.repeats.begin(), t.repeats.end(),
-                                       [](const sym::Expr& e) { return e == sym::Expr(1); });
-    if (!broadcast) bytes += ir::DTypeBytes(t.dtype);
-  }
-  return bytes;
+int32_t ApiOf(const std::string& type) {
+  static const std::map<std::string, int32_t> m = {
+      {"Abs", af_tiling::kApiAbs},
+      {"Neg", af_tiling::kApiMuls},
+      {"Exp", af_tiling::kApiExp},
+      {"Ln", af_tiling::kApiLn},
+      {"Sqrt", af_tiling::kApiSqrt},
+      {"Rsqrt", af_tiling::kApiRsqrt},
+      {"Reciprocal", af_tiling::kApiReciprocal},
+      {"Relu", af_tiling::kApiRelu},
+      {"Sigmoid", af_tiling::kApiSigmoid},
+      {"Tanh", af_tiling::kApiTanh},
+      {"Erf", af_tiling::kApiErf},
+      {"Sign", af_tiling::kApiSign},
+      {"Add", af_tiling::kApiAdd},
+      {"Sub", af_tiling::kApiSub},
+      {"Mul", af_tiling::kApiMul},
+      {"Div", af_tiling::kApiDiv},
+      {"TrueDiv", af_tiling::kApiDiv},
+      {"Maximum", af_tiling::kApiMax},
+      {"Minimum", af_tiling::kApiMin},
+      {"Pow", af_tiling::kApiPower},
+      {"LogicalNot", af_tiling::kApiCompare},
+      {"LogicalAnd", af_tiling::kApiMin},
+      {"LogicalOr", af_tiling::kApiMax},
+      {"Scalar", af_tiling::kApiDuplicate},
+      {"Sum", af_tiling::kApiReduceSum},
+      {"Mean", af_tiling::kApiReduceSum},
+      {"Max", af_tiling::kApiReduceMax},
+      {"Min", af_tiling::kApiReduceMin},
+      {"Prod", af_tiling::kApiReduceProd},
+      {"Any", af_tiling::kApiReduceMax},
+      {"All", af_tiling::kApiReduceMin},
+  };
+  const auto it = m.find(type);
+  return it == m.end() ? af_tiling::kApiNone : it->second;
 }
 
-double VecOpsPerElem(const ScheduleResult& s) {
-  double ops = 0;
-  for (const auto& n : s.graph.nodes) {
-    const ir::OpDef* op = ir::FindOp(n.type);
-    if (op != nullptr &&
-        (op->compute == ir::ComputeType::kElewise || op->compute == ir::ComputeType::kBroadcast ||
-         op->compute == ir::ComputeType::kReduce)) {
-      ops += 1;
+int32_t AccumulateApi(const std::string& type) {
+  if (type == "Max" || type == "Any") return af_tiling::kApiMax;
+  if (type == "Min" || type == "All") return af_tiling::kApiMin;
+  if (type == "Prod") return af_tiling::kApiMul;
+  return af_tiling::kApiAdd;
+}
+
+int32_t CastApi(ir::DType from, ir::DType to) {
+  const bool f_half = from == ir::DType::kFloat16 || from == ir::DType::kBFloat16;
+  const bool t_half = to == ir::DType::kFloat16 || to == ir::DType::kBFloat16;
+  if (f_half && to == ir::DType::kFloat32) return af_tiling::kApiCastF16F32;
+  if (from == ir::DType::kFloat32 && t_half) return af_tiling::kApiCastF32F16;
+  return af_tiling::kApiCastOther;
+}
+
+bool IsCompare(const std::string& t) {
+  return t == "Eq" || t == "Ne" || t == "Gt" || t == "Ge" || t == "Lt" || t == "Le";
+}
+
+}  // namespace
+
+std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
+  using schedule::CaseKind;
+  const auto& c = s.cases.at(case_index);
+  const auto& g = s.graph;
+  const int n = static_cast<int>(g.nodes.size());
+  const int last = static_cast<int>(s.dims.size()) - 1;
+  const bool looped = s.passes > 0 && (c.kind == CaseKind::kCommon || c.kind == CaseKind::kRCore);
+  const bool unaligned = c.kind == CaseKind::kUnaligned;
+  std::vector<int> sweeps(static_cast<std::size_t>(n), 1);
+  if (looped) {
+    std::fill(sweeps.begin(), sweeps.end(), 0);
+    const int passes = c.kind == CaseKind::kRCore ? 1 : s.passes;
+    for (int p = 0; p < passes; ++p) {
+      const auto need = schedule::SweepNodes(s, p);
+      for (int i = 0; i < n; ++i) {
+        if (need[i]) ++sweeps[i];
+      }
     }
   }
-  return ops;
+  auto input_tensor = [&](const ir::Node& node, std::size_t k) -> const ir::Tensor& {
+    return g.nodes[node.inputs.at(k).node].outputs.at(node.inputs[k].output);
+  };
+  std::vector<PerfNode> out;
+  for (int i = 0; i < n; ++i) {
+    const ir::Node& node = g.nodes[i];
+    if (node.type == "Data" || node.type == "Output" || node.type == "Workspace") continue;
+    if (node.outputs.empty()) continue;
+    const ir::Tensor& t = node.outputs.at(0);
+    const bool reduce = IsReduceNode(node);
+    PerfNode base;
+    base.esize = static_cast<int32_t>(ir::DTypeBytes(t.dtype));
+    base.one_mask = schedule::OneMask(t);
+    base.compact = unaligned && base.one_mask == 0 ? 1 : 0;
+    if (looped) {
+      if (s.r_invariant[i] && !reduce) {
+        base.when = s.avail[i] == 0 ? af_tiling::kWhenBefore : af_tiling::kWhenAfter;
+      } else {
+        if (sweeps[i] == 0 && !reduce) continue;  // not computed by any sweep
+        base.when = af_tiling::kWhenVarying;
+        base.sweeps = reduce ? 1 : sweeps[i];
+      }
+    }
+    // A call over the node's block (or one per slice from `split`).
+    auto vec = [&](int32_t api, int32_t esize, std::uint32_t mask, int32_t split = -1) {
+      PerfNode x = base;
+      x.kind = af_tiling::kNodeVec;
+      x.api = api;
+      x.esize = esize;
+      x.one_mask = mask;
+      x.split = split;
+      if (split >= 0) x.compact = 0;
+      out.push_back(x);
+      return &out.back();
+    };
+    if (node.type == "Load" || node.type == "Store") {
+      PerfNode x = base;
+      x.kind = node.type == "Load" ? af_tiling::kNodeLoad : af_tiling::kNodeStore;
+      out.push_back(x);
+      // Staged loads and stores from a buffer other than their queue add a UB copy.
+      const bool staged =
+          node.type == "Load" && static_cast<std::size_t>(i) < s.staged.size() && s.staged[i];
+      const bool copied = node.type == "Store" && !node.inputs.empty() &&
+                          static_cast<std::size_t>(i) < s.store_queue.size() &&
+                          s.node_buffer[node.inputs[0].node] != s.store_queue[i];
+      if (staged || copied) vec(af_tiling::kApiCopy, base.esize, base.one_mask);
+      continue;
+    }
+    if (node.type == "Broadcast") {
+      const bool inl = c.kind == CaseKind::kBrcInline &&
+                       static_cast<std::size_t>(i) < s.inlined.size() && s.inlined[i];
+      if (inl) continue;
+      // One call per output row: Duplicate of the source element for a column broadcast, else
+      // a UB copy of the source row.
+      const std::uint32_t sm = schedule::OneMask(input_tensor(node, 0));
+      const bool column =
+          last >= 0 && ((sm >> last) & 1u) != 0 && ((base.one_mask >> last) & 1u) == 0;
+      vec(column ? af_tiling::kApiDuplicate : af_tiling::kApiCopy, base.esize, base.one_mask, last);
+      if (unaligned && base.one_mask == 0) {
+        PerfNode* gth = vec(af_tiling::kApiGather, base.esize, 0);
+        gth->compact = 1;
+      }
+      continue;
+    }
+    if (node.type == "Cast") {
+      const ir::DType from = input_tensor(node, 0).dtype;
+      if (from == t.dtype) {
+        vec(af_tiling::kApiCopy, base.esize, base.one_mask);
+      } else {
+        const int32_t es = std::max(base.esize, static_cast<int32_t>(ir::DTypeBytes(from)));
+        vec(CastApi(from, t.dtype), es, base.one_mask);
+      }
+      continue;
+    }
+    if (IsCompare(node.type) || node.type == "Where" || node.type == "Select") {
+      // Whole 256-byte repeats: counts rounded up to 128 elements (ScheduleResult::cmp_mask).
+      std::vector<std::pair<int32_t, int32_t>> calls;
+      if (IsCompare(node.type)) {
+        const auto in_es = static_cast<int32_t>(ir::DTypeBytes(input_tensor(node, 0).dtype));
+        calls = {{af_tiling::kApiCompare, in_es},
+                 {af_tiling::kApiDuplicate, 2},
+                 {af_tiling::kApiSelect, 2},
+                 {af_tiling::kApiCastOther, 2}};
+      } else {
+        calls = {{af_tiling::kApiCastOther, 2},
+                 {af_tiling::kApiCompare, 2},
+                 {af_tiling::kApiSelect, base.esize}};
+      }
+      for (const auto& [api, es] : calls)
+        vec(api, es, base.one_mask)->align_elems = 128;
+      continue;
+    }
+    if (reduce) {
+      // The reduce steps of ReduceBlock: innermost reduced dim first, one pattern call per row
+      // (innermost) or per outer slice; no step at all is a UB copy.
+      const std::uint32_t in_one = schedule::OneMask(input_tensor(node, 0));
+      std::uint32_t cur = in_one;
+      int steps = 0;
+      for (int j = last; j >= c.tile_dim; --j) {
+        if (((in_one >> j) & 1u) != 0 || ((base.one_mask >> j) & 1u) == 0) continue;
+        vec(ApiOf(node.type), base.esize, cur, j);
+        cur |= 1u << j;
+        ++steps;
+      }
+      if (steps == 0) vec(af_tiling::kApiCopy, base.esize, base.one_mask);
+      if (looped) vec(AccumulateApi(node.type), base.esize, base.one_mask)->skip_first = 1;
+      if (c.kind == CaseKind::kRCore) {
+        PerfNode ws = base;
+        ws.kind = af_tiling::kNodeWsStore;
+        ws.when = af_tiling::kWhenVarying;
+        ws.max_tile = 1;
+        out.push_back(ws);
+        ws.kind = af_tiling::kNodeWsLoad;
+        out.push_back(ws);
+        PerfNode acc = base;
+        acc.kind = af_tiling::kNodeVec;
+        acc.api = AccumulateApi(node.type);
+        acc.when = af_tiling::kWhenCombine;
+        acc.max_tile = 1;
+        out.push_back(acc);
+      }
+      if (node.type == "Mean") {
+        PerfNode* fin = vec(af_tiling::kApiMuls, base.esize, base.one_mask);
+        fin->max_tile = 1;
+        if (looped) fin->when = af_tiling::kWhenAfter;
+      }
+      continue;
+    }
+    // Elementwise: a binary op reading an inlined broadcast runs row by row (the scalar API for
+    // a column broadcast).
+    int32_t api = ApiOf(node.type);
+    bool row_wise = false;
+    if (c.kind == CaseKind::kBrcInline) {
+      for (const auto& in : node.inputs) {
+        if (static_cast<std::size_t>(in.node) >= s.inlined.size() || !s.inlined[in.node]) continue;
+        row_wise = true;
+        const auto& src = g.nodes[g.nodes[in.node].inputs.at(0).node].outputs.at(0);
+        const bool column = last >= 0 && ((schedule::OneMask(src) >> last) & 1u) != 0;
+        if (column) {
+          api = node.type == "Mul" || node.type == "Div" || node.type == "TrueDiv"
+                    ? af_tiling::kApiMuls
+                : node.type == "Maximum" ? af_tiling::kApiMaxs
+                : node.type == "Minimum" ? af_tiling::kApiMins
+                                         : af_tiling::kApiAdds;
+        }
+      }
+    }
+    if (api == af_tiling::kApiNone) continue;
+    PerfNode* x = vec(api, base.esize, base.one_mask, row_wise ? last : -1);
+    // A Scalar is duplicated over the full tile's layout (its consumers' shape).
+    if (node.type == "Scalar") {
+      x->one_mask = 0;
+      x->max_tile = 1;
+      x->compact = unaligned ? 1 : 0;
+    }
+  }
+  if (unaligned && s.unaligned_offsets >= 0) {
+    // The Gather offsets are written once per core by scalar code.
+    PerfNode sc;
+    sc.kind = af_tiling::kNodeScalar;
+    sc.compact = 1;
+    out.push_back(sc);
+  }
+  if (out.size() > static_cast<std::size_t>(af_tiling::kMaxPerfNodes)) {
+    throw InputError({}, "kernel too large for the tiling cost model (" +
+                             std::to_string(out.size()) + " API call sites, at most " +
+                             std::to_string(af_tiling::kMaxPerfNodes) + ")");
+  }
+  return out;
 }
 
 af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
-                                    const std::vector<std::int64_t>& dim_values) {
+                                    const std::vector<std::int64_t>& dim_values,
+                                    const std::vector<af_tiling::PerfNode>& nodes) {
   af_tiling::CaseParams p;
   p.n_dims = static_cast<std::int32_t>(dim_values.size());
   p.tile_dim = s.cases.at(case_index).tile_dim;
@@ -84,44 +315,102 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
   p.row_align = s.row_align;
   p.vec_align = s.vec_align_bytes;
   p.n_buffers = static_cast<std::int32_t>(s.buffers.size());
+  const auto kind = s.cases.at(case_index).kind;
   for (std::size_t b = 0; b < s.buffers.size() && b < af_tiling::kMaxBuffers; ++b) {
     p.buf_esize[b] = s.buffers[b].esize;
     p.buf_num[b] = s.buffers[b].buf_num;
     p.buf_one_mask[b] = s.buffers[b].one_mask;
-    const auto kind = s.cases.at(case_index).kind;
     if (!schedule::BufferUsedBy(s.buffers[b], kind)) p.buf_num[b] = 0;
     p.buf_compact[b] = schedule::BufferCompact(s.buffers[b], kind) ? 1 : 0;
   }
   for (std::size_t j = 0; j < s.r_dim.size() && j < af_tiling::kMaxDims; ++j) {
     if (s.r_dim[j]) p.r_mask |= 1u << j;
   }
-  const auto kind = s.cases.at(case_index).kind;
   p.passes = kind == schedule::CaseKind::kCommon ? s.passes : 1;
   p.r_core = kind == schedule::CaseKind::kRCore ? 1 : 0;
   p.templ = s.cases.at(case_index).templ;
   p.partial_buffer = s.reduce_partial;
   for (const auto& n : s.graph.nodes) {
-    const ir::OpDef* op = ir::FindOp(n.type);
-    if (op != nullptr && op->compute == ir::ComputeType::kReduce) ++p.n_reduces;
+    if (IsReduceNode(n)) ++p.n_reduces;
   }
-  p.io_bytes_per_elem = IoBytesPerElem(s);
-  p.vec_ops_per_elem = VecOpsPerElem(s);
-  if (s.cases.at(case_index).kind == schedule::CaseKind::kUnaligned) {
-    p.compact = 1;
-    for (const auto& n : s.graph.nodes) {
-      if (n.type == "Broadcast") p.vec_ops_per_elem += 1;  // the Gather after each broadcast
-    }
-  }
-  if (s.cases.at(case_index).kind == schedule::CaseKind::kBrcInline) {
-    // Inlined broadcasts are not computed; each use becomes one API call per row.
-    const auto consumers = s.graph.Consumers();
-    for (std::size_t i = 0; i < s.inlined.size(); ++i) {
-      if (!s.inlined[i]) continue;
-      p.vec_ops_per_elem -= 1;
-      p.row_ops += static_cast<std::int32_t>(consumers[i].size());
-    }
-  }
+  p.compact = kind == schedule::CaseKind::kUnaligned ? 1 : 0;
+  p.n_nodes = static_cast<std::int32_t>(nodes.size());
+  p.nodes = nodes.empty() ? nullptr : nodes.data();
   return p;
+}
+
+CaseSet BuildCases(const ScheduleResult& s, const std::vector<std::int64_t>& dim_values) {
+  CaseSet set;
+  set.nodes.reserve(s.cases.size());
+  for (std::size_t c = 0; c < s.cases.size(); ++c)
+    set.nodes.push_back(PerfNodesFor(s, static_cast<int>(c)));
+  for (std::size_t c = 0; c < s.cases.size(); ++c)
+    set.params.push_back(CaseParamsFor(s, static_cast<int>(c), dim_values, set.nodes[c]));
+  return set;
+}
+
+namespace {
+
+double ParseDouble(const std::map<std::string, std::string>& f, const char* key, double def,
+                   double lo, double hi) {
+  const auto it = f.find(key);
+  if (it == f.end() || it->second.empty()) return def;
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(it->second, &used);
+    if (used != it->second.size() || !(v >= lo && v <= hi)) throw std::invalid_argument("");
+    return v;
+  } catch (const std::exception&) {
+    throw InputError({}, std::string("--") + key + " must be a number in [" + std::to_string(lo) +
+                             ", " + std::to_string(hi) + "], not '" + it->second + "'");
+  }
+}
+
+}  // namespace
+
+std::string AlgorithmName(int algorithm) {
+  switch (algorithm) {
+    case af_tiling::kHeuristic:
+      return "HighPerf";
+    case af_tiling::kExhaustive:
+      return "Exhaustive";
+    default:
+      return "AxesReorder";
+  }
+}
+
+af_tiling::SolverOptions SolverOptionsFrom(const std::map<std::string, std::string>& flags,
+                                           const hw::Profile& profile) {
+  af_tiling::SolverOptions o;
+  o.perf_version = profile.npu_arch == "dav-3510" ? 2 : 1;
+  // AutoFuse's per-platform defaults (TilingScheduleConfigTable): V1 block-loop auto-tune on
+  // and the UB/core trade-off off; V2 trade-off on with thresholds 0.01 / 1.0.
+  o.tradeoff = o.perf_version == 2 ? 1 : 0;
+  o.ub_threshold = o.perf_version == 2 ? 0.01 : 0.2;
+  o.corenum_threshold = o.perf_version == 2 ? 1.0 : 0.4;
+  o.accuracy_level = 1;
+  if (const auto it = flags.find("autofuse_att_algorithm"); it != flags.end()) {
+    const std::string& v = it->second;
+    if (v == "AxesReorder" || v == "default" || v.empty()) {
+      o.algorithm = af_tiling::kAxesReorder;
+    } else if (v == "HighPerf" || v == "heuristic") {
+      o.algorithm = af_tiling::kHeuristic;
+    } else if (v == "Exhaustive" || v == "exhaustive") {
+      o.algorithm = af_tiling::kExhaustive;
+    } else {
+      throw InputError({},
+                       "--autofuse_att_algorithm must be AxesReorder, HighPerf or "
+                       "Exhaustive, not '" +
+                           v + "'");
+    }
+  }
+  o.ub_threshold = ParseDouble(flags, "att_ub_threshold", o.ub_threshold, 0, 1);
+  o.corenum_threshold = ParseDouble(flags, "att_corenum_threshold", o.corenum_threshold, 0, 1);
+  o.tradeoff = static_cast<int32_t>(
+      ParseDouble(flags, "att_enable_multicore_ub_tradeoff", o.tradeoff, 0, 1) != 0);
+  o.accuracy_level =
+      static_cast<int32_t>(ParseDouble(flags, "att_accuracy_level", o.accuracy_level, 0, 1) != 0);
+  return o;
 }
 
 std::vector<std::int64_t> DimValues(const ScheduleResult& s, const sym::Bindings& b) {
@@ -142,7 +431,8 @@ std::vector<std::int64_t> DimValues(const ScheduleResult& s, const sym::Bindings
 }
 
 TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::Profile& profile,
-                     int forced_case, int forced_template) {
+                     int forced_case, int forced_template,
+                     const af_tiling::SolverOptions& options) {
   if (s.dims.size() > static_cast<std::size_t>(af_tiling::kMaxDims) ||
       s.buffers.size() > static_cast<std::size_t>(af_tiling::kMaxBuffers)) {
     throw InputError({}, "kernel too large for the tiling solver (dims or buffers)");
@@ -157,23 +447,43 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
                              std::to_string(s.cases.size()) + " cases)");
   }
   const auto dims = DimValues(s, b);
-  std::vector<af_tiling::CaseParams> params;
-  for (std::size_t c = 0; c < s.cases.size(); ++c) {
-    params.push_back(CaseParamsFor(s, static_cast<int>(c), dims));
-  }
+  const CaseSet set = BuildCases(s, dims);
   TilingDecision d;
+  // Every case is solved (for the report); the choice is the generated function's, over the
+  // same solutions. solve_ns times the work a generated tiling function does.
   const auto t0 = std::chrono::steady_clock::now();
-  d.chosen =
-      af_tiling::SelectCase(params.data(), static_cast<int>(params.size()), profile.vector_cores,
-                            profile.ub_bytes, forced_case, &d.solution, forced_template);
+  std::vector<af_tiling::CaseSolution> sols(s.cases.size());
+  for (std::size_t c = 0; c < s.cases.size(); ++c) {
+    const bool eligible = (forced_case < 0 || static_cast<int>(c) == forced_case) &&
+                          (forced_template < 0 || s.cases[c].templ == forced_template);
+    if (eligible) {
+      sols[c] =
+          af_tiling::SolveCase(set.params[c], profile.vector_cores, profile.ub_bytes, options);
+    }
+  }
+  d.chosen = af_tiling::ChooseCase(set.params.data(), sols.data(), static_cast<int>(sols.size()),
+                                   af_tiling::PerfTableFor(options.perf_version), profile.ub_bytes,
+                                   forced_case, forced_template, &d.solution);
   const auto t1 = std::chrono::steady_clock::now();
   d.solve_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+  bool guard = false;
   for (std::size_t c = 0; c < s.cases.size(); ++c) {
     CaseReport r;
     r.name = s.cases[c].name;
-    r.solution = af_tiling::SolveCase(params[c], profile.vector_cores, profile.ub_bytes);
+    r.solution =
+        sols[c].ok || sols[c].guard_hit
+            ? sols[c]
+            : af_tiling::SolveCase(set.params[c], profile.vector_cores, profile.ub_bytes, options);
     r.feasible = r.solution.ok;
+    guard = guard || r.solution.guard_hit;
     d.cases.push_back(r);
+  }
+  if (guard) {
+    throw InputError({},
+                     "the exhaustive solver's space (tile sizes x core counts) is larger than "
+                     "its guard of " +
+                         std::to_string(options.exhaustive_guard) +
+                         " points for these sizes; use AxesReorder or HighPerf");
   }
   if (d.chosen < 0 && forced_case >= 0) {
     throw InputError({}, "forced tiling case " + std::to_string(forced_case) + " (" +
@@ -192,20 +502,6 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
                              " (even one row of the innermost dimension is too large)");
   }
   return d;
-}
-
-PipeEstimate EstimatePipes(const ScheduleResult& s, const af_tiling::CaseParams& p,
-                           const af_tiling::CaseSolution& sol) {
-  PipeEstimate e;
-  if (!sol.ok) return e;
-  const double elems = static_cast<double>(af_tiling::BufferElems(p, sol.tile)) *
-                       static_cast<double>(sol.tiles_per_block) *
-                       static_cast<double>(sol.r_iters > 0 ? sol.r_iters : 1) *
-                       static_cast<double>(p.passes > 0 ? p.passes : 1);
-  e.mte2 = elems * MovedBytesPerElem(s, "Load") / 32.0;
-  e.mte3 = elems * MovedBytesPerElem(s, "Store") / 32.0;
-  e.vec = elems * p.vec_ops_per_elem * 4.0 / 256.0;
-  return e;
 }
 
 sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {

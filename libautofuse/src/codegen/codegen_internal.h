@@ -26,6 +26,7 @@ struct Context {
   int num_inputs = 0;
   std::vector<int> last_use;        // per node: last consumer index
   std::map<int, int> store_output;  // store node -> Output node
+  TilingOptions tiling;             // solver and cache of the generated tiling function
 
   Context(const ir::Graph& h, const schedule::ScheduleResult& sr);
   std::string Cpp(const Expr& e) const;  // symbols renamed to s<i>

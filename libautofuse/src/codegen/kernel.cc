@@ -319,27 +319,9 @@ class KernelWriter {
   // The nodes sweep p computes: the reductions of level p and the stores of varying values of
   // level p, and the varying nodes they read (recomputed in later sweeps). Sets free_at_.
   std::vector<bool> SweepNodes(int p) {
+    const int n = static_cast<int>(s_.graph.nodes.size());
+    std::vector<bool> need = schedule::SweepNodes(s_, p);
     const auto& g = s_.graph;
-    const int n = static_cast<int>(g.nodes.size());
-    std::vector<bool> need(static_cast<std::size_t>(n), false);
-    std::vector<int> stack;
-    for (int i = 0; i < n; ++i) {
-      const Node& node = g.nodes[i];
-      const bool target = (IsReduceNode(node) && s_.avail[i] - 1 == p) ||
-                          (node.type == "Store" && !s_.r_invariant[i] && s_.avail[i] == p);
-      if (target) stack.push_back(i);
-    }
-    while (!stack.empty()) {
-      const int i = stack.back();
-      stack.pop_back();
-      if (need[i]) continue;
-      need[i] = true;
-      for (const auto& in : g.nodes[i].inputs) {
-        const Node& src = g.nodes[in.node];
-        if (s_.r_invariant[in.node] || IsReduceNode(src) || src.type == "Data") continue;
-        stack.push_back(in.node);
-      }
-    }
     free_at_.assign(static_cast<std::size_t>(n), -1);
     for (int i = 0; i < n; ++i) {
       if (!need[i]) continue;
@@ -518,13 +500,7 @@ class KernelWriter {
     return s;
   }
 
-  static std::uint32_t MaskOf(const ir::Tensor& t) {
-    std::uint32_t m = 0;
-    for (std::size_t j = 0; j < t.repeats.size() && j < 32; ++j) {
-      if (t.repeats[j] == Expr(1)) m |= 1u << j;
-    }
-    return m;
-  }
+  static std::uint32_t MaskOf(const ir::Tensor& t) { return schedule::OneMask(t); }
 
   static std::string PatternApi(const std::string& type) {
     if (type == "Sum" || type == "Mean") return "ReduceSum";

@@ -28,7 +28,8 @@ double ValueBytes(const model::Graph& g, int v, const sym::Bindings& b) {
 
 double KernelCycles(const ir::Graph& hint, const Options& o, const hw::Profile& profile) {
   const auto s = schedule::Schedule(hint, profile);
-  const auto d = att::Solve(s, o.bindings, profile, -1);
+  const auto d =
+      att::Solve(s, o.bindings, profile, -1, -1, att::SolverOptionsFrom(o.flags, profile));
   return d.solution.cost;
 }
 

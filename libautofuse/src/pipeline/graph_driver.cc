@@ -54,12 +54,13 @@ void CompileKernel(Kernel& k, const Options& options, const hw::Profile& profile
     ms[0] += Ms(t0, t1);
     if (options.dump) options.dump("schedule", schedule::DumpSchedule(k.schedule));
     t0 = Clock::now();
+    const codegen::TilingOptions tiling = TilingOptionsFrom(options, profile);
     if (AllBound(att::KernelSymbols(k.schedule), options.bindings))
-      k.tiling = att::Solve(k.schedule, options.bindings, profile, -1);
+      k.tiling = att::Solve(k.schedule, options.bindings, profile, -1, -1, tiling.solver);
     t1 = Clock::now();
     ms[1] += Ms(t0, t1);
     t0 = Clock::now();
-    k.code = codegen::Generate(k.hint, k.schedule);
+    k.code = codegen::Generate(k.hint, k.schedule, tiling);
     t1 = Clock::now();
     ms[2] += Ms(t0, t1);
     if (options.build) {

@@ -91,6 +91,20 @@ bool AllBound(const std::vector<std::string>& symbols, const sym::Bindings& b) {
 
 }  // namespace
 
+codegen::TilingOptions TilingOptionsFrom(const Options& o, const hw::Profile& profile) {
+  codegen::TilingOptions t;
+  t.solver = att::SolverOptionsFrom(o.flags, profile);
+  if (const auto it = o.flags.find("autofuse_enable_tiling_cache"); it != o.flags.end()) {
+    const std::string& v = it->second;
+    if (v == "1" || v == "true") {
+      t.cache = true;
+    } else if (v != "0" && v != "false" && !v.empty()) {
+      throw InputError({}, "--autofuse_enable_tiling_cache must be 0 or 1, not '" + v + "'");
+    }
+  }
+  return t;
+}
+
 void ParseFlags(const std::string& text, std::map<std::string, std::string>* flags) {
   std::stringstream ss(text);
   std::string item;
@@ -136,6 +150,7 @@ CompileResult Compile(const std::string& input_path, const Options& options) {
   const hw::Profile& profile = hw::GetProfile(options.soc);
   const int forced = ForcedCase(options);
   const int forced_template = ForcedTemplate(options);
+  const codegen::TilingOptions tiling_options = TilingOptionsFrom(options, profile);
 
   // ---- import
   auto t0 = Clock::now();
@@ -195,14 +210,15 @@ CompileResult Compile(const std::string& input_path, const Options& options) {
       // ---- tiling (static when every size is bound)
       t0 = Clock::now();
       if (AllBound(att::KernelSymbols(k.schedule), options.bindings)) {
-        k.tiling = att::Solve(k.schedule, options.bindings, profile, forced, forced_template);
+        k.tiling = att::Solve(k.schedule, options.bindings, profile, forced, forced_template,
+                              tiling_options.solver);
       }
       t1 = Clock::now();
       tiling_ms += Ms(t0, t1);
 
       // ---- codegen
       t0 = Clock::now();
-      k.code = codegen::Generate(k.hint, k.schedule);
+      k.code = codegen::Generate(k.hint, k.schedule, tiling_options);
       t1 = Clock::now();
       codegen_ms += Ms(t0, t1);
       for (const auto& f : k.code.files)
@@ -304,13 +320,15 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
         cr->set_block_dim(sol.block_dim);
         cr->set_ub_bytes(sol.ub_bytes);
         cr->set_modeled_cycles(sol.cost);
-        const auto params = att::CaseParamsFor(k.schedule, static_cast<int>(c),
-                                               att::DimValues(k.schedule, options.bindings));
-        const att::PipeEstimate pipes = att::EstimatePipes(k.schedule, params, sol);
-        cr->set_mte2_cycles(pipes.mte2);
-        cr->set_mte3_cycles(pipes.mte3);
-        cr->set_vec_cycles(pipes.vec);
-        cr->set_scalar_cycles(pipes.scalar);
+        cr->set_mte2_cycles(sol.pipes[af_tiling::kPipeMte2]);
+        cr->set_mte3_cycles(sol.pipes[af_tiling::kPipeMte3]);
+        cr->set_vec_cycles(sol.pipes[af_tiling::kPipeVec]);
+        cr->set_scalar_cycles(sol.pipes[af_tiling::kPipeScalar]);
+        cr->set_head_cycles(sol.head);
+        cr->set_binding(af_tiling::BindingName(sol.binding));
+        cr->set_model_mte2_bytes(sol.mte2_bytes);
+        cr->set_model_mte3_bytes(sol.mte3_bytes);
+        cr->set_model_vec_repeats(sol.vec_repeats);
       }
     }
     if (k.tiling) {
@@ -326,6 +344,9 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
       tr->set_ub_bytes(k.tiling->solution.ub_bytes);
       tr->set_modeled_cycles(k.tiling->solution.cost);
       tr->set_solve_ns(k.tiling->solve_ns);
+      const auto solver = att::SolverOptionsFrom(options.flags, profile);
+      tr->set_solver(att::AlgorithmName(solver.algorithm));
+      tr->set_perf_table(solver.perf_version);
     }
     for (const auto& f : k.code.files)
       kr->add_source_files(kr->name() + "/" + f.name);
@@ -440,7 +461,8 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   std::memcpy(&block_dim, tiling.data(), 4);
   std::memcpy(&key, tiling.data() + 4, 4);
   const att::TilingDecision in_process =
-      att::Solve(k.schedule, options.bindings, profile, forced, forced_template);
+      att::Solve(k.schedule, options.bindings, profile, forced, forced_template,
+                 att::SolverOptionsFrom(options.flags, profile));
   if (static_cast<int>(key) != in_process.chosen || block_dim != in_process.solution.block_dim) {
     throw std::runtime_error("generated tiling (case " + std::to_string(key) + ", block_dim " +
                              std::to_string(block_dim) + ") disagrees with the compiler (case " +
@@ -449,6 +471,9 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   }
   res.block_dim = block_dim;
   res.tiling_key = static_cast<int>(key);
+  res.model_mte2_bytes = in_process.solution.mte2_bytes;
+  res.model_mte3_bytes = in_process.solution.mte3_bytes;
+  res.model_vec_repeats = in_process.solution.vec_repeats;
   // ---- outputs and launch
   const auto out_specs = interp::OutputShapes(k.hint, options.bindings);
   std::vector<data::HostArray> outputs;

@@ -28,7 +28,8 @@ bool IsReduce(const Node& n) {
   return op != nullptr && op->compute == ir::ComputeType::kReduce;
 }
 
-// Dims along which a tensor's block has extent 1 (repeat 1: broadcast operands, reduce results).
+}  // namespace
+
 std::uint32_t OneMask(const ir::Tensor& t) {
   std::uint32_t m = 0;
   for (std::size_t j = 0; j < t.repeats.size() && j < 32; ++j) {
@@ -36,6 +37,33 @@ std::uint32_t OneMask(const ir::Tensor& t) {
   }
   return m;
 }
+
+std::vector<bool> SweepNodes(const ScheduleResult& s, int p) {
+  const auto& g = s.graph;
+  const int n = static_cast<int>(g.nodes.size());
+  std::vector<bool> need(static_cast<std::size_t>(n), false);
+  std::vector<int> stack;
+  for (int i = 0; i < n; ++i) {
+    const Node& node = g.nodes[i];
+    const bool target = (IsReduce(node) && s.avail[i] - 1 == p) ||
+                        (node.type == "Store" && !s.r_invariant[i] && s.avail[i] == p);
+    if (target) stack.push_back(i);
+  }
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    if (need[i]) continue;
+    need[i] = true;
+    for (const auto& in : g.nodes[i].inputs) {
+      const Node& src = g.nodes[in.node];
+      if (s.r_invariant[in.node] || IsReduce(src) || src.type == "Data") continue;
+      stack.push_back(in.node);
+    }
+  }
+  return need;
+}
+
+namespace {
 
 // UB strides of a tensor's vectorised dims (its own repeats): innermost 1, the next the innermost
 // repeat aligned to 32 bytes, then products.

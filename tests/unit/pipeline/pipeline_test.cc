@@ -6,10 +6,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <fstream>
 #include <random>
 
 #include "autofuse/att/tiling.h"
+#include "autofuse/data/compare.h"
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
 #include "fixtures.h"
@@ -60,56 +63,188 @@ std::int64_t RandomSize(std::mt19937_64& rng, int rank) {
   return std::min(v, cap);
 }
 
+// Compiles `path` with `o` and compares its generated tiling function with the in-process solver
+// on `trials` random shapes (random core counts and UB sizes too); sizes are capped at
+// `cap_elems` elements per symbol when > 0. Returns the number of shapes compared.
+int CheckGeneratedAgainstInProcess(const std::filesystem::path& path, const Options& o, int trials,
+                                   std::int64_t cap_elems, std::mt19937_64& rng) {
+  SCOPED_TRACE(path.filename().string() + " " + o.soc);
+  const hw::Profile& profile = hw::GetProfile(o.soc);
+  const auto solver = att::SolverOptionsFrom(o.flags, profile);
+  const CompileResult r = Compile(path.string(), o);
+  EXPECT_EQ(r.kernels.size(), 1u);
+  if (r.kernels.size() != 1) return 0;
+  const Kernel& k = r.kernels[0];
+  EXPECT_TRUE(k.error.empty()) << k.error;
+  if (!k.error.empty()) return 0;
+  auto* fn = reinterpret_cast<TilingFn>(k.library->Symbol("af_compute_tiling"));
+  EXPECT_NE(fn, nullptr);
+  if (fn == nullptr) return 0;
+  const auto& syms = k.code.symbols;
+  int checked = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    sym::Bindings b;
+    std::vector<std::int64_t> values;
+    for (const auto& s : syms) {
+      std::int64_t v = RandomSize(rng, static_cast<int>(syms.size()));
+      if (cap_elems > 0) v = 1 + (v - 1) % cap_elems;
+      values.push_back(v);
+      b[s] = v;
+    }
+    const std::uint32_t cores = 1 + static_cast<std::uint32_t>(rng() % 64);
+    const std::int64_t ub = 32 * (1024 + static_cast<std::int64_t>(rng() % 8192));
+    hw::Profile p = profile;
+    p.vector_cores = cores;
+    p.ub_bytes = ub;
+    std::vector<std::uint8_t> data(4096, 0);
+    const int rc = fn(values.data(), static_cast<std::uint32_t>(values.size()), cores,
+                      static_cast<std::uint64_t>(ub), -1, data.data(), data.size());
+    att::TilingDecision d;
+    bool solved = true;
+    try {
+      d = att::Solve(k.schedule, b, p, -1, -1, solver);
+    } catch (const af::InputError&) {
+      solved = false;
+    }
+    EXPECT_EQ(rc == 0, solved) << "trial " << trial;
+    if (rc == 0 && !solved) return checked;
+    if (!solved) continue;
+    TilingHead head{};
+    std::memcpy(&head, data.data(), sizeof head);
+    EXPECT_EQ(static_cast<int>(head.tiling_key), d.chosen) << "trial " << trial;
+    EXPECT_EQ(head.block_dim, d.solution.block_dim) << "trial " << trial;
+    // The chosen tiling satisfies every constraint of the model.
+    EXPECT_LE(d.solution.ub_bytes, ub);
+    EXPECT_GE(d.solution.block_dim, 1u);
+    EXPECT_LE(d.solution.block_dim, cores);
+    EXPECT_GE(d.solution.tile, 1);
+    if (static_cast<int>(head.tiling_key) != d.chosen || head.block_dim != d.solution.block_dim)
+      return checked;
+    ++checked;
+  }
+  return checked;
+}
+
 TEST(Pipeline, GeneratedTilingAgreesWithTheCompilerOnRandomShapes) {
   const auto graphs = E2eGraphs();
   ASSERT_GE(graphs.size(), 8u);
-  const hw::Profile& profile = hw::GetProfile("ascend910b");
   std::mt19937_64 rng(2024);
   int checked = 0;
-  for (const auto& path : graphs) {
-    SCOPED_TRACE(path.filename().string());
-    const CompileResult r = Compile(path.string(), TestOptions());
-    ASSERT_EQ(r.kernels.size(), 1u);
-    const Kernel& k = r.kernels[0];
-    ASSERT_TRUE(k.error.empty()) << k.error;
-    auto* fn = reinterpret_cast<TilingFn>(k.library->Symbol("af_compute_tiling"));
-    ASSERT_NE(fn, nullptr);
-    const auto& syms = k.code.symbols;
-    for (int trial = 0; trial < 1500; ++trial) {
-      sym::Bindings b;
-      std::vector<std::int64_t> values;
-      for (const auto& s : syms) {
-        values.push_back(RandomSize(rng, static_cast<int>(syms.size())));
-        b[s] = values.back();
-      }
-      const std::uint32_t cores = 1 + static_cast<std::uint32_t>(rng() % 64);
-      const std::int64_t ub = 32 * (1024 + static_cast<std::int64_t>(rng() % 8192));
-      hw::Profile p = profile;
-      p.vector_cores = cores;
-      p.ub_bytes = ub;
-      std::vector<std::uint8_t> data(4096, 0);
-      const int rc = fn(values.data(), static_cast<std::uint32_t>(values.size()), cores,
-                        static_cast<std::uint64_t>(ub), -1, data.data(), data.size());
-      att::TilingDecision d;
-      bool solved = true;
-      try {
-        d = att::Solve(k.schedule, b, p);
-      } catch (const af::InputError&) {
-        solved = false;
-      }
-      ASSERT_EQ(rc == 0, solved) << "trial " << trial;
-      if (!solved) continue;
-      TilingHead head{};
-      std::memcpy(&head, data.data(), sizeof head);
-      ASSERT_EQ(static_cast<int>(head.tiling_key), d.chosen) << "trial " << trial;
-      ASSERT_EQ(head.block_dim, d.solution.block_dim) << "trial " << trial;
-      ASSERT_LE(d.solution.ub_bytes, ub);
-      ASSERT_LE(d.solution.block_dim, cores);
-      ++checked;
+  for (const auto& path : graphs)
+    checked += CheckGeneratedAgainstInProcess(path, TestOptions(), 1500, 0, rng);
+  EXPECT_GT(checked, static_cast<int>(graphs.size()) * 1000);
+  RecordProperty("checked", checked);
+}
+
+// The other solvers, the 950 profile (V2 tables, trade-off on) and the tiling cache, on every
+// third test graph: the generated function still makes the in-process decision.
+TEST(Pipeline, GeneratedTilingAgreesForEverySolverProfileAndTheCache) {
+  const auto graphs = E2eGraphs();
+  std::mt19937_64 rng(77);
+  int checked = 0;
+  for (std::size_t g = 0; g < graphs.size(); g += 3) {
+    Options high = TestOptions();
+    high.flags["autofuse_att_algorithm"] = "HighPerf";
+    checked += CheckGeneratedAgainstInProcess(graphs[g], high, 300, 0, rng);
+    Options ex = TestOptions();
+    ex.flags["autofuse_att_algorithm"] = "Exhaustive";
+    checked += CheckGeneratedAgainstInProcess(graphs[g], ex, 40, 1000, rng);
+    Options v2 = TestOptions();
+    v2.soc = "ascend950";
+    v2.flags["autofuse_enable_tiling_cache"] = "1";
+    checked += CheckGeneratedAgainstInProcess(graphs[g], v2, 300, 0, rng);
+  }
+  EXPECT_GT(checked, 1500);
+  RecordProperty("checked", checked);
+}
+
+// The cache returns what the solver would: repeated and interleaved shapes give the same data.
+TEST(Pipeline, TilingCacheReturnsTheSolversDecision) {
+  const auto path = af::test::SourceDir() / "tests" / "e2e" / "graphs" / "sum_ar.graph.txt";
+  Options cached = TestOptions();
+  cached.flags["autofuse_enable_tiling_cache"] = "1";
+  const CompileResult rc = Compile(path.string(), cached);
+  const CompileResult rp = Compile(path.string(), TestOptions());
+  auto* fc = reinterpret_cast<TilingFn>(rc.kernels.at(0).library->Symbol("af_compute_tiling"));
+  auto* fp = reinterpret_cast<TilingFn>(rp.kernels.at(0).library->Symbol("af_compute_tiling"));
+  ASSERT_NE(fc, nullptr);
+  ASSERT_NE(fp, nullptr);
+  ASSERT_NE(rc.kernels[0].code.files[2].text.find("af_cache"), std::string::npos);
+  ASSERT_EQ(rp.kernels[0].code.files[2].text.find("af_cache"), std::string::npos);
+  std::mt19937_64 rng(5);
+  const std::int64_t shapes[12][2] = {{7, 9},   {1000, 3},   {7, 9}, {3, 100003}, {1, 1}, {1000, 3},
+                                      {64, 64}, {3, 100003}, {5, 5}, {6, 6},      {7, 7}, {7, 9}};
+  for (int round = 0; round < 3; ++round) {
+    for (const auto& sh : shapes) {
+      const std::uint32_t cores = round == 1 ? 8u : 48u;
+      std::vector<std::uint8_t> a(4096, 0);
+      std::vector<std::uint8_t> b(4096, 0);
+      ASSERT_EQ(fc(sh, 2, cores, 196608, -1, a.data(), a.size()), 0);
+      ASSERT_EQ(fp(sh, 2, cores, 196608, -1, b.data(), b.size()), 0);
+      ASSERT_EQ(a, b) << sh[0] << "x" << sh[1] << " round " << round;
     }
   }
-  EXPECT_GT(checked, 8 * 1000);
-  RecordProperty("checked", checked);
+}
+
+// Never overflow: random shapes (1 to millions of elements, primes) on every test graph and
+// random profiles; each chosen tiling runs on the CPU runtime without a UB or bounds violation,
+// gives the reference interpreter's values, and moves exactly the bytes and vector repeats the
+// model predicted.
+TEST(Pipeline, ChosenTilingsRunWithinBoundsAndMatchTheModel) {
+  const auto graphs = E2eGraphs();
+  std::mt19937_64 rng(99);
+  const char* socs[] = {"ascend910b", "ascend910_93", "ascend950"};
+  int ran = 0;
+  for (const auto& path : graphs) {
+    SCOPED_TRACE(path.filename().string());
+    for (int trial = 0; trial < 3; ++trial) {
+      Options o = TestOptions();
+      o.soc = socs[rng() % 3];
+      const CompileResult probe = Compile(path.string(), [&] {
+        Options q = o;
+        q.build = false;
+        return q;
+      }());
+      ASSERT_EQ(probe.kernels.size(), 1u);
+      const auto syms = att::KernelSymbols(probe.kernels[0].schedule);
+      // Up to ~2M elements in all.
+      std::int64_t budget = 2000000;
+      for (std::size_t i = 0; i < syms.size(); ++i) {
+        const int left = static_cast<int>(syms.size() - i);
+        const auto cap = static_cast<std::int64_t>(
+            std::max(1.0, std::pow(static_cast<double>(budget), 1.0 / left)));
+        std::int64_t v = RandomSize(rng, static_cast<int>(syms.size()));
+        v = 1 + (v - 1) % (trial == 2 ? cap : std::min<std::int64_t>(cap, 4099));
+        o.bindings[syms[i]] = v;
+        budget = std::max<std::int64_t>(1, budget / v);
+      }
+      const CompileResult r = Compile(path.string(), o);
+      ASSERT_TRUE(r.kernels.at(0).error.empty()) << r.kernels[0].error;
+      RunOptions ro;
+      ro.seed = static_cast<std::uint64_t>(trial);
+      std::string where = o.soc;
+      for (const auto& [n, v] : o.bindings)
+        where += " " + n + "=" + std::to_string(v);
+      const RunResult res = pipeline::Run(r.kernels[0], o, ro);
+      // Reductions into fp16 may round one or two fp16 ulps (2^-9 relative) away from the
+      // reference's fp32 summation order; anything beyond that is a failure.
+      bool ok = !res.outputs.empty();
+      for (std::size_t i = 0; i < res.outputs.size(); ++i) {
+        const auto& c = res.outputs[i];
+        if (c.ok) continue;
+        ok = ok && data::CompareArrays(res.expected.at(i), res.actual.at(i), std::max(c.atol, 4e-3),
+                                       std::max(c.rtol, 4e-3))
+                       .ok;
+      }
+      EXPECT_TRUE(ok) << where;
+      EXPECT_EQ(static_cast<std::int64_t>(res.mte2_bytes), res.model_mte2_bytes) << where;
+      EXPECT_EQ(static_cast<std::int64_t>(res.mte3_bytes), res.model_mte3_bytes) << where;
+      EXPECT_EQ(static_cast<std::int64_t>(res.vec_repeats), res.model_vec_repeats) << where;
+      EXPECT_LE(res.ub_peak_bytes, static_cast<std::uint64_t>(hw::GetProfile(o.soc).ub_bytes));
+      ++ran;
+    }
+  }
+  EXPECT_EQ(ran, static_cast<int>(graphs.size()) * 3);
 }
 
 TEST(Pipeline, EveryForcedCaseRunsCorrectly) {
@@ -124,12 +259,12 @@ TEST(Pipeline, EveryForcedCaseRunsCorrectly) {
     const auto& sched = base.kernels[0].schedule;
     const auto dims = att::DimValues(sched, o.bindings);
     const hw::Profile& profile = hw::GetProfile(o.soc);
+    const att::CaseSet set = att::BuildCases(sched, dims);
     for (int c = 0; c < 8; ++c) {
       Options oc = o;
       oc.flags["force_tiling_case"] = std::to_string(c);
-      const bool fits = af_tiling::SolveCase(att::CaseParamsFor(sched, c, dims),
-                                             profile.vector_cores, profile.ub_bytes)
-                            .ok;
+      const bool fits =
+          af_tiling::SolveCase(set.params[c], profile.vector_cores, profile.ub_bytes).ok;
       if (!fits) {
         EXPECT_THROW(Compile(path.string(), oc), af::InputError) << shape << " case " << c;
         continue;

@@ -1,10 +1,11 @@
-// The tiling stage (first version): for a schedule and bound symbols, the parameters of every
-// tiling case, the UB-first solve of each (af_tiling/elementwise.h, the same code the generated
-// tiling functions run), and the choice of the cheapest case. Also the symbolic UB occupancy of a
-// case, for reports.
+// The tiling stage (ATT): for a schedule and bound symbols, the parameters and cost-model nodes of
+// every tiling case, the solve of each with the chosen solver (af_tiling/elementwise.h, the same
+// code the generated tiling functions run), and the runtime selection among cases and templates.
+// Also the symbolic UB occupancy of a case, for reports.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,15 +20,38 @@ namespace af::att {
 // schedule's dims use, then any other free symbol of the dims, sorted).
 std::vector<std::string> KernelSymbols(const schedule::ScheduleResult& s);
 
-// Per-element cost model inputs of a schedule (constants of the kernel).
-double IoBytesPerElem(const schedule::ScheduleResult& s);
-// GM bytes per element moved by the nodes of one op type ("Load": MTE2, "Store": MTE3);
-// broadcast operands (a repeat of 1) count as free.
-double MovedBytesPerElem(const schedule::ScheduleResult& s, const std::string& op);
-double VecOpsPerElem(const schedule::ScheduleResult& s);
+// The API call sites of a case as the cost model prices them (af_tiling::PerfNode): loads and
+// stores with their block masks, one vector node per API call (by dtype), row-wise calls for
+// brc_inline operands and broadcasts, workspace traffic for r_core, and when each runs (R-varying
+// in `sweeps` sweeps, before the R loop, after a reduction).
+std::vector<af_tiling::PerfNode> PerfNodesFor(const schedule::ScheduleResult& s, int case_index);
 
+// The parameters of a case for concrete dim sizes; `nodes` (from PerfNodesFor) must outlive them.
 af_tiling::CaseParams CaseParamsFor(const schedule::ScheduleResult& s, int case_index,
-                                    const std::vector<std::int64_t>& dim_values);
+                                    const std::vector<std::int64_t>& dim_values,
+                                    const std::vector<af_tiling::PerfNode>& nodes);
+
+// Every case's parameters for concrete dims, owning the nodes they point at (move-only).
+struct CaseSet {
+  std::vector<std::vector<af_tiling::PerfNode>> nodes;
+  std::vector<af_tiling::CaseParams> params;
+  CaseSet() = default;
+  CaseSet(const CaseSet&) = delete;
+  CaseSet& operator=(const CaseSet&) = delete;
+  CaseSet(CaseSet&&) = default;
+  CaseSet& operator=(CaseSet&&) = default;
+};
+CaseSet BuildCases(const schedule::ScheduleResult& s, const std::vector<std::int64_t>& dim_values);
+
+// The solver options from AutoFuse-style flags and the profile: --autofuse_att_algorithm
+// (AxesReorder | HighPerf | Exhaustive), --att_ub_threshold, --att_corenum_threshold,
+// --att_enable_multicore_ub_tradeoff, --att_accuracy_level; the cost tables follow the
+// profile's generation. Throws af::InputError on a bad value.
+af_tiling::SolverOptions SolverOptionsFrom(const std::map<std::string, std::string>& flags,
+                                           const hw::Profile& profile);
+// "AxesReorder", "HighPerf", "Exhaustive".
+std::string AlgorithmName(int algorithm);
+
 // Evaluates the dims under the bindings (throws af::InputError naming unbound symbols).
 std::vector<std::int64_t> DimValues(const schedule::ScheduleResult& s, const sym::Bindings& b);
 
@@ -45,20 +69,10 @@ struct TilingDecision {
 };
 
 // Solves every case (or only `forced_case` when >= 0, only the cases of `forced_template` when
-// >= 0). Throws af::InputError when no case fits.
+// >= 0) with the solver `options` choose. Throws af::InputError when no case fits.
 TilingDecision Solve(const schedule::ScheduleResult& s, const sym::Bindings& b,
-                     const hw::Profile& profile, int forced_case = -1, int forced_template = -1);
-
-// Per-pipe estimate of one core's share under a solution (the first model's terms: GM bytes at
-// 32 B/cycle for MTE2 loads and MTE3 stores, vector work at 256 B/repeat; SCALAR not modelled).
-struct PipeEstimate {
-  double mte2 = 0;
-  double mte3 = 0;
-  double vec = 0;
-  double scalar = 0;
-};
-PipeEstimate EstimatePipes(const schedule::ScheduleResult& s, const af_tiling::CaseParams& p,
-                           const af_tiling::CaseSolution& sol);
+                     const hw::Profile& profile, int forced_case = -1, int forced_template = -1,
+                     const af_tiling::SolverOptions& options = af_tiling::SolverOptions{});
 
 // Symbolic UB bytes of a case as a function of its tile variable and the size symbols.
 sym::Expr UbBytesExpr(const schedule::ScheduleResult& s, int case_index);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "af_tiling/elementwise.h"
 #include "autofuse/ir/graph.h"
 #include "autofuse/schedule/schedule.h"
 
@@ -41,7 +42,15 @@ class CodegenError : public std::runtime_error {
   std::string code_;
 };
 
-GeneratedKernel Generate(const ir::Graph& hint, const schedule::ScheduleResult& s);
+// How the generated tiling function solves: the solver and its options (compiled in), and
+// whether it keeps a per-thread cache of its last decisions (--autofuse_enable_tiling_cache).
+struct TilingOptions {
+  af_tiling::SolverOptions solver;
+  bool cache = false;
+};
+
+GeneratedKernel Generate(const ir::Graph& hint, const schedule::ScheduleResult& s,
+                         const TilingOptions& tiling = TilingOptions{});
 
 // Helpers shared with tests.
 std::string SafeIdent(const std::string& s);    // [A-Za-z_][A-Za-z0-9_]*, never empty

@@ -38,6 +38,10 @@ struct Options {
   DumpHook dump;
 };
 
+// The tiling solver and cache the flags ask for (--autofuse_att_algorithm, --att_*,
+// --autofuse_enable_tiling_cache), for the in-process solver and the generated tiling function.
+codegen::TilingOptions TilingOptionsFrom(const Options& o, const hw::Profile& profile);
+
 // Parses "--key=value;--k2=v2" (also "key=value", spaces around '=' allowed) into `flags`.
 // Throws af::InputError on a malformed entry.
 void ParseFlags(const std::string& text, std::map<std::string, std::string>* flags);
@@ -107,6 +111,10 @@ struct RunResult {
   std::uint64_t mte3_bytes = 0;
   std::uint64_t vec_repeats = 0;
   std::uint64_t ub_peak_bytes = 0;
+  // What the ATT model predicted for the chosen tiling (totals over all cores).
+  std::int64_t model_mte2_bytes = 0;
+  std::int64_t model_mte3_bytes = 0;
+  std::int64_t model_vec_repeats = 0;
 };
 
 struct RunOptions {

@@ -146,6 +146,15 @@ struct ScheduleOptions {
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
                         const ScheduleOptions& options = {});
 
+// Dims along which a tensor's block has extent 1 (repeat 1: broadcast operands, reduce results),
+// bit j for the tensor's j-th repeat (the schedule's dims).
+std::uint32_t OneMask(const ir::Tensor& t);
+
+// The nodes sweep `p` of the common (and r_core) template computes: the reductions of level p,
+// the stores of R-varying values of level p, and the R-varying nodes they read (recomputed in
+// later sweeps). Shared by the kernel generator and the cost model.
+std::vector<bool> SweepNodes(const ScheduleResult& s, int p);
+
 // Readable dump: the normalised graph, the buffers, the case list, then every impl graph.
 std::string DumpSchedule(const ScheduleResult& s);
 

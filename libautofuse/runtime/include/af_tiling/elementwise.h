@@ -1,4 +1,4 @@
-// The tiling solver for elementwise, broadcast and reduce schedules, shared word for word by the
+// The ATT tiling model and solvers for every schedule template, shared word for word by the
 // compiler (the in-process solver behind `afc tile` and static shapes) and by the generated tiling
 // functions (which include this header), so both make exactly the same decisions by construction.
 //
@@ -9,20 +9,67 @@
 // (R) ones and, when the tile dim is an R dim, the tile-outer loop run in sequence on each core
 // with partial results accumulated (the "common" reduce template), `passes` times for norm-like
 // graphs. A buffer holds its tensors' block with the dims in its `buf_one_mask` of extent 1
-// (broadcast operands, reduce results). The solver is UB-first (largest tile that fits, by binary
-// search), then splits the A loop over as many cores as there is work, and gives tiles back to
-// cores when the UB choice would leave cores idle. C++17, no dependencies: it compiles inside
-// generated code.
+// (broadcast operands, reduce results).
+//
+// The tiling variables of a case are the tile size (UB-related, aligned to one 32-byte row block
+// when the tile dim is innermost) and the tiles per core (core-related); the constraints are the
+// UB occupancy (Σ buffers aligned size × buffer count ≤ UB), used cores ≤ core count and tile ≤
+// dim. The cost of a tiling is AutoFuse's: per pipe (MTE2, MTE3, VEC, SCALAR) the sum over the
+// kernel's API calls of executions × per-call cycles (af_tiling/perf_model.h) plus the pipe head,
+// for the busiest core; the total is the slowest pipe plus the op head cost per core used.
+//
+// Solvers (SolverOptions::algorithm): kAxesReorder (AutoFuse's default: UB-first greedy with
+// binary search, multicore split, workload balance, UB/core trade-off, core-count gears),
+// kHeuristic (AutoFuse's HighPerf: locate/fine-tune local search from a feasible start, keeping
+// the best few) and kExhaustive (every feasible tile × core count, with a size guard). C++17, no
+// dependencies: it compiles inside generated code.
 #ifndef AF_TILING_ELEMENTWISE_H_
 #define AF_TILING_ELEMENTWISE_H_
 
 #include <cstdint>
 
+#include "af_tiling/perf_model.h"
+
 namespace af_tiling {
 
 inline constexpr int kMaxDims = 8;
 inline constexpr int kMaxBuffers = 24;
+inline constexpr int kMaxPerfNodes = 96;
 inline constexpr int64_t kUbAlignBytes = 32;  // UB block size (AscendC: 32-byte DataCopy unit)
+
+// One API call site of the kernel as the cost model sees it.
+enum NodeKind : int32_t {
+  kNodeLoad = 0,     // GM -> UB (DataCopyPad of the block's rows): MTE2
+  kNodeStore = 1,    // UB -> GM: MTE3
+  kNodeVec = 2,      // vector calls over the block (or per slice of it, see `split`)
+  kNodeWsStore = 3,  // r_core: a reduction's partial block to the GM workspace (DataCopy)
+  kNodeWsLoad = 4,   // r_core: one partial block back from the workspace, per share
+  kNodeScalar = 5,   // scalar work per element of the block, once per core (Gather offsets)
+};
+// When a node runs, per A iteration.
+enum NodeWhen : int32_t {
+  kWhenVarying = 0,  // every R iteration of `sweeps` sweeps (once per A iteration: no R loop)
+  kWhenBefore = 1,   // once, before the R loop (R-invariant inputs); r_core: in both phases
+  kWhenAfter = 2,    // once, after a reduction finished
+  kWhenCombine = 3,  // r_core phase 2: once per share but the first (combining partials)
+};
+
+struct PerfNode {
+  int32_t kind = kNodeVec;
+  int32_t api = kApiNone;
+  int32_t esize = 4;      // element bytes moved or computed
+  uint32_t one_mask = 0;  // bit j: the block has extent 1 along d[j]
+  int32_t compact = 0;    // the block is held without row padding (unaligned template)
+  int32_t when = kWhenVarying;
+  int32_t sweeps = 1;     // kWhenVarying: R sweeps that execute it
+  int64_t gap_bytes = 0;  // GM gap between consecutive rows of a block (strided views)
+  // kNodeVec: one call per slice of dims [split, n) (rows when split is the innermost dim;
+  // -1: one call over the whole block); the element count rounded up to `align_elems`.
+  int32_t split = -1;
+  int32_t align_elems = 0;
+  int32_t skip_first = 0;  // not run on the first R iteration of a sweep (or of an r_core share)
+  int32_t max_tile = 0;    // covers the full tile's layout even in a tail iteration
+};
 
 struct CaseParams {
   int32_t n_dims = 0;
@@ -45,17 +92,36 @@ struct CaseParams {
   int32_t templ = 0;  // template index (ScheduledResult), for --force_schedule_result
   int32_t partial_buffer = -1;
   int32_t n_reduces = 0;
-  // Simple cost model inputs: bytes moved GM<->UB per element of the full iteration space, and
-  // vector instructions per element.
-  double io_bytes_per_elem = 0;
-  double vec_ops_per_elem = 0;
-  // API calls issued per UB row (brc_inline: one per inlined operand use), each with a fixed
-  // issue cost on top of the per-element work.
-  int32_t row_ops = 0;
-  // unaligned template: vector work over the compact elements; the Gather offsets are written
-  // once per core by scalar code (one cycle per element).
-  int32_t compact = 0;
+  int32_t compact = 0;  // unaligned template: full tensors without row padding
+  // The kernel's API call sites (not owned; static data in generated code).
+  int32_t n_nodes = 0;
+  const PerfNode* nodes = nullptr;
 };
+
+enum Binding : int32_t {
+  kBindNone = 0,
+  kBindUb = 1,        // the tile is as large as the UB allows
+  kBindDim = 2,       // the tile holds the whole dim
+  kBindCores = 3,     // the work was split to use every core
+  kBindTradeoff = 4,  // the tile was shrunk to give idle cores work
+  kBindSearch = 5,    // chosen by the search (heuristic / exhaustive / gears)
+};
+inline const char* BindingName(int32_t b) {
+  switch (b) {
+    case kBindUb:
+      return "UB";
+    case kBindDim:
+      return "DIM";
+    case kBindCores:
+      return "CORES";
+    case kBindTradeoff:
+      return "UB_CORE_TRADEOFF";
+    case kBindSearch:
+      return "SEARCH";
+    default:
+      return "NONE";
+  }
+}
 
 struct CaseSolution {
   bool ok = false;
@@ -69,7 +135,33 @@ struct CaseSolution {
   int64_t workspace_bytes = 0;  // r_core: GM workspace for the partial results
   int64_t ub_bytes = 0;
   int64_t buf_bytes[kMaxBuffers] = {};
-  double cost = 0;  // modelled cycles (see Cost)
+  double pipes[kNumPipes] = {};  // modelled cycles of the busiest core per pipe, heads included
+  double head = 0;               // op head cost: block_dim x OpHeadCost
+  double cost = 0;               // max(pipes) + head: modelled cycles
+  // Model totals over all cores, for the cross-check with the CPU runtime's counters.
+  int64_t mte2_bytes = 0;
+  int64_t mte3_bytes = 0;
+  int64_t vec_repeats = 0;
+  int32_t binding = kBindNone;
+  bool guard_hit = false;  // exhaustive: the space was larger than the guard
+};
+
+enum Algorithm : int32_t { kAxesReorder = 0, kHeuristic = 1, kExhaustive = 2 };
+
+struct SolverOptions {
+  int32_t algorithm = kAxesReorder;
+  int32_t perf_version = 1;  // PerfTable (1: A2/A3, 2: 950)
+  // UB/core trade-off (--att_enable_multicore_ub_tradeoff, --att_ub_threshold,
+  // --att_corenum_threshold): when fewer than corenum_threshold x cores would be used, shrink
+  // the tile to give cores work, but keep each tile at least ub_threshold x UB.
+  // Defaults: AutoFuse's V1 (A2/A3) configuration; att::SolverOptionsFrom sets V2's.
+  int32_t tradeoff = 0;
+  double ub_threshold = 0.2;
+  double corenum_threshold = 0.4;
+  // --att_accuracy_level=1: compare the solution with neighbouring core-count "gears".
+  int32_t accuracy_level = 1;
+  int64_t exhaustive_guard = 1000000;  // most (tile, cores) points the exhaustive solver visits
+  int32_t heuristic_iterations = 100;
 };
 
 inline int64_t AlignUp(int64_t v, int64_t a) {
@@ -105,6 +197,20 @@ inline int64_t CompactElems(const CaseParams& p, int64_t tile) {
   return AlignUp(e, p.row_align);
 }
 
+// Real (unpadded) elements of a block and its number of rows (innermost-dim runs).
+inline int64_t RealElems(const CaseParams& p, int64_t tile, uint32_t one_mask, int64_t* rows) {
+  const int last = p.n_dims - 1;
+  int64_t e = 1;
+  int64_t r = 1;
+  for (int j = p.tile_dim; j <= last; ++j) {
+    const int64_t ext = Bit(one_mask, j) ? 1 : (j == p.tile_dim ? tile : p.dims[j]);
+    e *= ext;
+    if (j != last) r *= ext;
+  }
+  if (rows != nullptr) *rows = r;
+  return e;
+}
+
 inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
   int64_t total = 0;
   for (int b = 0; b < p.n_buffers; ++b) {
@@ -118,98 +224,388 @@ inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
   return total;
 }
 
-// Modelled cycles of one core's share: per tile a fixed overhead plus data movement at 32 B per
-// cycle per core and vector work at 256 B per repeat (padded elements cost like real ones). A
-// first, simple model; the ATT model (per-pipe, per-API) replaces it.
-inline double Cost(const CaseParams& p, const CaseSolution& s) {
-  // Elements per tile the vector work covers: padded rows, or compact ones (unaligned).
-  const int64_t inner = p.compact != 0 ? CompactElems(p, s.tile) : BufferElems(p, s.tile);
-  double per_tile = 200.0 + static_cast<double>(inner) *
-                                (p.io_bytes_per_elem / 32.0 + p.vec_ops_per_elem * 4.0 / 256.0);
-  if (p.row_ops > 0 && p.n_dims > 0) {
-    const int last = p.n_dims - 1;
-    const int64_t rows = p.tile_dim == last ? 1 : inner / AlignUp(p.dims[last], p.row_align);
-    per_tile = per_tile + static_cast<double>(rows) * static_cast<double>(p.row_ops) * 16.0;
-  }
-  const double r = s.r_iters > 0 ? static_cast<double>(s.r_iters) : 1.0;
-  const double passes = p.passes > 0 ? static_cast<double>(p.passes) : 1.0;
-  const double init = p.compact != 0 ? static_cast<double>(inner) : 0.0;
-  return static_cast<double>(s.tiles_per_block) * r * passes * per_tile + 300.0 + init;
+// ---- the cost model --------------------------------------------------------------------------
+
+// What one execution of a node costs (cycles on its pipe) and counts (bytes or repeats) for a
+// block whose tile-dim extent is `ext`.
+struct NodeCost {
+  double cycles = 0;
+  int64_t bytes = 0;
+  int64_t repeats = 0;
+  int32_t pipe = kPipeVec;
+};
+
+inline int64_t ExtOf(const CaseParams& p, int j, int64_t tile, uint32_t one_mask) {
+  return Bit(one_mask, j) ? 1 : (j == p.tile_dim ? tile : p.dims[j]);
 }
 
-// Solves one case for `cores` cores and `ub_bytes` of UB. Sizes must be >= 0; a zero-sized
-// iteration space gives a solution with block_dim 1 and nothing to do.
-inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_bytes) {
-  CaseSolution s;
-  if (p.n_dims <= 0 || p.n_dims > kMaxDims || p.tile_dim < 0 || p.tile_dim >= p.n_dims ||
-      p.n_buffers < 0 || p.n_buffers > kMaxBuffers || cores == 0 || p.row_align <= 0) {
-    return s;
+// The tile-independent part of a block's layout (a mask over the dims), so that element, row and
+// byte counts for any tile extent cost a few multiplications: the solvers price thousands of
+// points.
+struct BlockShape {
+  // No default member initializers: a Model's arrays stay uninitialised until Prepare fills the
+  // entries it uses (ShapeOf sets every field).
+  bool tile_one;          // extent 1 along the tile dim
+  bool tile_last;         // the tile dim is the innermost one
+  int64_t inner_real;     // Π real extents after the tile dim
+  int64_t rows_inner;     // Π real extents strictly between the tile dim and the innermost
+  int64_t inner_pad;      // Π extents after the tile dim, the innermost padded
+  int64_t compact_inner;  // Π dims after the tile dim (compact blocks)
+  int64_t calls_inner;    // vector calls per slice: Π extents strictly between tile and split
+  int64_t per_split;      // elements per call when split > tile dim (0: whole block)
+  int64_t row_align;
+
+  int64_t ExtK(int64_t ext) const { return tile_one ? 1 : ext; }
+  int64_t Real(int64_t ext) const { return ExtK(ext) * inner_real; }
+  int64_t Rows(int64_t ext) const { return tile_last ? 1 : ExtK(ext) * rows_inner; }
+  int64_t Padded(int64_t ext) const {
+    return tile_last ? AlignUp(ExtK(ext), row_align) : ExtK(ext) * inner_pad;
   }
-  int64_t before = 1;    // product of the A dims before the tile dim (split over cores)
-  int64_t r_before = 1;  // product of the R dims before the tile dim (sequential)
-  for (int j = 0; j < p.tile_dim; ++j)
-    (Bit(p.r_mask, j) ? r_before : before) *= p.dims[j];
-  const bool tile_is_r = Bit(p.r_mask, p.tile_dim);
-  const int64_t d = p.dims[p.tile_dim];
-  for (int j = 0; j < p.n_dims; ++j) {
-    if (p.dims[j] == 0) {
-      s.ok = true;
-      s.tile = 1;
-      s.block_dim = 1;
-      s.r_iters = 1;
-      s.r_per_block = 1;
-      s.ub_bytes = UbBytes(p, 1, s.buf_bytes);
-      s.cost = 0;
-      return s;
+  int64_t Compact(int64_t ext) const { return AlignUp(ext * compact_inner, row_align); }
+};
+
+inline BlockShape ShapeOf(const CaseParams& p, uint32_t one_mask, int32_t split = -1) {
+  BlockShape b{false, false, 1, 1, 1, 1, 1, 0, 8};
+  const int k = p.tile_dim;
+  const int last = p.n_dims - 1;
+  b.row_align = p.row_align;
+  if (k < 0 || k > last || last >= kMaxDims) return b;
+  b.tile_one = Bit(one_mask, k);
+  b.tile_last = k == last;
+  for (int j = k + 1; j <= last; ++j) {
+    const int64_t e = Bit(one_mask, j) ? 1 : p.dims[j];
+    b.inner_real *= e;
+    if (j < last) b.rows_inner *= e;
+    b.inner_pad *= j == last ? AlignUp(e, p.row_align) : e;
+    b.compact_inner *= p.dims[j];
+  }
+  if (split > k && split <= last) {
+    b.per_split = 1;
+    for (int j = k + 1; j < split; ++j)
+      b.calls_inner *= Bit(one_mask, j) ? 1 : p.dims[j];
+    for (int j = split; j <= last; ++j) {
+      const int64_t e = Bit(one_mask, j) ? 1 : p.dims[j];
+      b.per_split *= j == last ? AlignUp(e, p.row_align) : e;
     }
   }
-  // Tile granularity: a whole 32-byte block of the narrowest buffer when tiling the innermost
-  // dim (so full tiles need no padding), else 1.
-  const int64_t step = p.tile_dim == p.n_dims - 1 ? p.row_align : 1;
-  if (UbBytes(p, 1, nullptr) > ub_bytes) return s;  // not even one row fits
-  // Largest tile that fits: binary search over multiples of `step` (or the whole dim).
-  int64_t tile = 1;
-  if (UbBytes(p, d, nullptr) <= ub_bytes) {
-    tile = d;
-  } else {
-    int64_t lo = 0;  // in units of step; 0 means "fall back to 1"
-    int64_t hi = d / step;
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo + 1) / 2;
-      if (UbBytes(p, mid * step, nullptr) <= ub_bytes) {
-        lo = mid;
+  return b;
+}
+
+// A case prepared for solving: its parameters, cost table and the block shapes of its nodes and
+// buffers.
+struct Model {
+  const CaseParams* p = nullptr;
+  const PerfTable* t = nullptr;
+  BlockShape node[kMaxPerfNodes];
+  BlockShape buf[kMaxBuffers];
+  int64_t buf_align = kUbAlignBytes;
+};
+
+inline void Prepare(const CaseParams& p, const PerfTable& t, Model* m) {
+  m->p = &p;
+  m->t = &t;
+  for (int i = 0; i < p.n_nodes && i < kMaxPerfNodes; ++i)
+    m->node[i] = ShapeOf(p, p.nodes[i].one_mask, p.nodes[i].split);
+  for (int b = 0; b < p.n_buffers && b < kMaxBuffers; ++b)
+    m->buf[b] = ShapeOf(p, p.buf_one_mask[b]);
+  m->buf_align = p.vec_align > kUbAlignBytes ? p.vec_align : kUbAlignBytes;
+}
+
+// UbBytes on a prepared case (the same numbers, fewer operations).
+inline int64_t UbBytes(const Model& m, int64_t tile, int64_t* per_buffer) {
+  const CaseParams& p = *m.p;
+  int64_t total = 0;
+  for (int b = 0; b < p.n_buffers; ++b) {
+    const int64_t elems = p.buf_compact[b] != 0 ? m.buf[b].Compact(tile) : m.buf[b].Padded(tile);
+    const int64_t bytes = AlignUp(elems * p.buf_esize[b], m.buf_align);
+    if (per_buffer != nullptr) per_buffer[b] = bytes;
+    total += bytes * p.buf_num[b];
+  }
+  return total;
+}
+
+// Load and store rates for one block_dim.
+struct Rates {
+  DmaRate load, store;
+};
+inline Rates RatesOf(const PerfTable& t, double block_dim) {
+  return Rates{RateOf(t.load, block_dim), RateOf(t.store, block_dim)};
+}
+
+inline NodeCost CostOfNode(const Model& m, int i, int64_t ext, const Rates& rates,
+                           bool counts = true) {
+  const PerfNode& n = m.p->nodes[i];
+  const BlockShape& b = m.node[i];
+  const PerfTable& t = *m.t;
+  NodeCost c;
+  switch (n.kind) {
+    case kNodeLoad:
+    case kNodeStore: {
+      c.bytes = b.Real(ext) * n.esize;
+      const bool load = n.kind == kNodeLoad;
+      c.pipe = load ? kPipeMte2 : kPipeMte3;
+      // A compact block is one contiguous run; padded rows are one DataCopyPad with rows.
+      c.cycles = DmaCyclesAt(
+          load ? t.load : t.store, load ? rates.load : rates.store, static_cast<double>(c.bytes),
+          static_cast<double>(n.compact != 0 ? 1 : b.Rows(ext)), static_cast<double>(n.gap_bytes));
+      return c;
+    }
+    case kNodeWsStore:
+    case kNodeWsLoad: {
+      c.bytes = b.Padded(ext) * n.esize;
+      const bool load = n.kind == kNodeWsLoad;
+      c.pipe = load ? kPipeMte2 : kPipeMte3;
+      c.cycles = DmaCyclesAt(load ? t.load : t.store, load ? rates.load : rates.store,
+                             static_cast<double>(c.bytes), 1, 0);
+      return c;
+    }
+    case kNodeScalar: {
+      c.pipe = kPipeScalar;
+      c.cycles = static_cast<double>(n.compact != 0 ? b.Compact(ext) : b.Padded(ext));
+      return c;
+    }
+    default: {
+      int64_t calls = 1;
+      int64_t per = 0;
+      if (b.per_split > 0) {
+        calls = b.ExtK(ext) * b.calls_inner;
+        per = b.per_split;
       } else {
-        hi = mid - 1;
+        per = n.compact != 0 ? b.Compact(ext) : b.Padded(ext);
       }
+      if (n.align_elems > 0) per = AlignUp(per, n.align_elems);
+      // UB -> UB DataCopy is not a vector instruction: no repeats, but it takes VEC time.
+      c.repeats = n.api == kApiCopy || !counts ? 0 : calls * CeilDiv(per * n.esize, 256);
+      c.cycles =
+          static_cast<double>(calls) * VecCycles(t, n.api, static_cast<double>(per), n.esize);
+      return c;
     }
-    tile = lo > 0 ? lo * step : 1;
   }
-  // Give tiles back to cores: when the outer loop has fewer iterations than cores, shrink the
-  // tile (keeping it a multiple of `step`) until every core has work or the tile is one step.
-  if (!tile_is_r && before * CeilDiv(d, tile) < static_cast<int64_t>(cores)) {
-    const int64_t want_tiles = CeilDiv(static_cast<int64_t>(cores), before);
-    int64_t t = CeilDiv(d, want_tiles);
-    t = AlignUp(t, step);
-    if (t < tile) tile = t;
-    if (tile < 1) tile = 1;
+}
+
+// The load size the MTE2 pipe head depends on: V1 the whole block a load moves
+// (perf_param_v1.cpp: product of the load's repeats), V2 one row of it (perf_param_v2.cpp: the
+// innermost repeat).
+inline int64_t HeadBlockBytes(const Model& m, int i, int64_t tile, int64_t block_bytes) {
+  if (m.t->version != 2) return block_bytes;
+  const int64_t rows = m.node[i].Rows(tile);
+  return rows > 0 ? block_bytes / rows : block_bytes;
+}
+
+struct Accum {
+  double pipes[kNumPipes] = {};
+  int64_t mte2 = 0, mte3 = 0, repeats = 0;
+  void Add(const NodeCost& c, double times, int64_t count) {
+    pipes[c.pipe] += c.cycles * times;
+    if (c.pipe == kPipeMte2) mte2 += c.bytes * count;
+    if (c.pipe == kPipeMte3) mte3 += c.bytes * count;
+    if (c.pipe == kPipeVec) repeats += c.repeats * count;
   }
+};
+
+// Loop structure of a solution: A iterations before the tile dim, R iterations before it, the
+// tile count and the tail extent.
+struct Loops {
+  int64_t a_before = 1;
+  int64_t r_before = 1;
+  int64_t tiles = 1;
+  int64_t tail = 0;
+  bool tile_is_r = false;
+};
+
+inline Loops LoopsOf(const CaseParams& p, int64_t tile) {
+  Loops l;
+  for (int j = 0; j < p.tile_dim; ++j)
+    (Bit(p.r_mask, j) ? l.r_before : l.a_before) *= p.dims[j];
+  const int64_t d = p.dims[p.tile_dim];
+  l.tile_is_r = Bit(p.r_mask, p.tile_dim);
+  l.tiles = CeilDiv(d, tile);
+  l.tail = d - (l.tiles - 1) * tile;
+  return l;
+}
+
+// Prices a solution whose tile, outer, r_iters, tiles_per_block, block_dim (and r_core's split)
+// are set: fills pipes, head, cost and the model totals.
+// `totals`: also count the model's bytes and repeats over all cores (the search prices cycles
+// only; the chosen solution is priced again with totals).
+inline void Price(const Model& m, CaseSolution* s, bool totals) {
+  const CaseParams& p = *m.p;
+  const PerfTable& t = *m.t;
+  for (double& x : s->pipes)
+    x = 0;
+  const Loops l = LoopsOf(p, s->tile);
+  const double bd = static_cast<double>(s->block_dim);
+  const Rates rates = RatesOf(t, bd);
+  Accum core;   // the busiest core
+  Accum total;  // all cores (counts only)
+  int64_t max_load_bytes = 0;
+  // The search's common case (cycles only, A tiles, no r_core): every node runs at the full
+  // extent, tiles_per_block times its executions per A iteration. Same arithmetic as below.
+  const bool fast = !totals && p.r_core == 0 && !l.tile_is_r;
+  for (int i = 0; fast && i < p.n_nodes; ++i) {
+    const PerfNode& n = p.nodes[i];
+    const NodeCost full = CostOfNode(m, i, s->tile, rates, false);
+    if (n.kind == kNodeLoad) {
+      const int64_t b = HeadBlockBytes(m, i, s->tile, full.bytes);
+      if (b > max_load_bytes) max_load_bytes = b;
+    }
+    if (n.kind == kNodeScalar) {
+      core.pipes[full.pipe] += full.cycles * 1;
+      continue;
+    }
+    int64_t m_full = 1;
+    if (n.when == kWhenVarying && n.kind != kNodeWsStore && n.kind != kNodeWsLoad) {
+      const int64_t sweeps = n.sweeps > 0 ? n.sweeps : 1;
+      m_full = sweeps * l.r_before;
+      if (n.skip_first != 0) m_full -= sweeps;
+      if (m_full < 0) m_full = 0;
+    }
+    core.pipes[full.pipe] +=
+        full.cycles * (static_cast<double>(s->tiles_per_block) * static_cast<double>(m_full));
+  }
+  for (int i = 0; !fast && i < p.n_nodes; ++i) {
+    const PerfNode& n = p.nodes[i];
+    const NodeCost full = CostOfNode(m, i, s->tile, rates);
+    // The tail extent matters for the busiest core only when R tiles are looped over.
+    const bool need_tail = (totals || l.tile_is_r) && l.tail != s->tile;
+    const NodeCost tail = need_tail ? CostOfNode(m, i, l.tail, rates) : full;
+    if (n.kind == kNodeLoad) {
+      const int64_t b = HeadBlockBytes(m, i, s->tile, full.bytes);
+      if (b > max_load_bytes) max_load_bytes = b;
+    }
+    if (n.kind == kNodeScalar) {
+      core.Add(full, 1, 0);
+      continue;
+    }
+    const int64_t sweeps = n.sweeps > 0 ? n.sweeps : 1;
+    const bool ws = n.kind == kNodeWsStore || n.kind == kNodeWsLoad;
+    const bool varying = n.when == kWhenVarying && !ws;
+    // Executions per A iteration: at the full tile extent (m_full) and at the tail extent
+    // (m_tail, only for R-varying nodes when the tile dim is an R dim).
+    int64_t m_full = 1;
+    int64_t m_tail = 0;
+    if (varying) {
+      m_full = sweeps * l.r_before * (l.tile_is_r ? l.tiles - 1 : 1);
+      m_tail = l.tile_is_r ? sweeps * l.r_before : 0;
+      if (n.skip_first != 0) {
+        if (p.r_core != 0) {
+          // Each share starts at R iteration chunk * r_per_block; count the starts that are
+          // R tail tiles.
+          int64_t tails = 0;
+          if (l.tile_is_r) {
+            for (int64_t c = 0; c < s->r_split; ++c)
+              tails += (c * s->r_per_block) % l.tiles == l.tiles - 1 ? 1 : 0;
+          }
+          m_full -= s->r_split - tails;
+          m_tail -= tails;
+        } else if (l.tile_is_r && l.tiles == 1) {
+          m_tail -= sweeps;
+        } else {
+          m_full -= sweeps;
+        }
+      }
+    } else if (ws) {
+      m_full = s->r_split;
+    } else if (n.when == kWhenCombine) {
+      m_full = s->r_split - 1;
+    } else if (n.when == kWhenBefore && p.r_core != 0) {
+      m_full = s->r_split + 1;  // phase 1 per share and phase 2 per A iteration
+    }
+    if (m_full < 0) m_full = 0;
+    if (m_tail < 0) m_tail = 0;
+    // Totals over all cores: when the tile dim is an A dim, a_before of the A iterations are
+    // tails (every node of such an iteration runs at the tail extent, except full-layout ones).
+    const NodeCost& tail_a = ws || n.max_tile != 0 ? full : tail;
+    if (totals && l.tile_is_r) {
+      total.Add(full, 0, s->outer * m_full);
+      total.Add(n.max_tile != 0 ? full : tail, 0, s->outer * m_tail);
+    } else if (totals) {
+      total.Add(full, 0, l.a_before * (l.tiles - 1) * m_full);
+      total.Add(tail_a, 0, l.a_before * m_full);
+    }
+    // The busiest core, all at the full tile extent except the R tail tiles.
+    if (p.r_core != 0) {
+      const auto per_core_a = static_cast<double>(CeilDiv(s->outer, s->block_dim));
+      double times = 0;
+      if (n.kind == kNodeWsStore) {
+        times = 1;
+      } else if (n.kind == kNodeWsLoad) {
+        times = per_core_a * static_cast<double>(s->r_split);
+      } else if (n.when == kWhenBefore) {
+        times = 1 + per_core_a;
+      } else if (n.when == kWhenAfter) {
+        times = per_core_a;
+      } else if (n.when == kWhenCombine) {
+        times = per_core_a * static_cast<double>(s->r_split - 1);
+      } else {
+        times = static_cast<double>(s->r_per_block - (n.skip_first != 0 ? 1 : 0));
+      }
+      core.Add(full, times, 0);
+    } else {
+      const auto tpb = static_cast<double>(s->tiles_per_block);
+      core.Add(full, tpb * static_cast<double>(m_full), 0);
+      if (m_tail > 0) core.Add(tail, tpb * static_cast<double>(m_tail), 0);
+    }
+  }
+  // Pipe heads (perf_param_v1.cpp GetMTE2PipeHead etc.) and the op head per core used.
+  const bool small = static_cast<double>(max_load_bytes) < t.mte2_head_threshold;
+  core.pipes[kPipeMte2] +=
+      small ? t.mte2_head_small_k * bd + t.mte2_head_small_b : t.mte2_head_k * bd + t.mte2_head_b;
+  core.pipes[kPipeMte3] += t.mte3_head;
+  if (t.version == 1) core.pipes[kPipeVec] += t.vec_head;
+  double worst = 0;
+  for (int k = 0; k < kNumPipes; ++k) {
+    s->pipes[k] = core.pipes[k];
+    if (core.pipes[k] > worst) worst = core.pipes[k];
+  }
+  s->head = t.op_head * bd;
+  s->cost = worst + s->head;
+  s->mte2_bytes = total.mte2;
+  s->mte3_bytes = total.mte3;
+  s->vec_repeats = total.repeats;
+}
+
+// ---- one point of the space ------------------------------------------------------------------
+
+inline bool EmptySpace(const CaseParams& p) {
+  for (int j = 0; j < p.n_dims; ++j) {
+    if (p.dims[j] == 0) return true;
+  }
+  return false;
+}
+
+inline bool ValidParams(const CaseParams& p, uint32_t cores) {
+  return p.n_dims > 0 && p.n_dims <= kMaxDims && p.tile_dim >= 0 && p.tile_dim < p.n_dims &&
+         p.n_buffers >= 0 && p.n_buffers <= kMaxBuffers && cores > 0 && p.row_align > 0 &&
+         p.n_nodes >= 0 && p.n_nodes <= kMaxPerfNodes && (p.n_nodes == 0 || p.nodes != nullptr);
+}
+
+// Tile granularity: a whole 32-byte block of the narrowest buffer when tiling the innermost dim
+// (so full tiles need no padding: AutoFuse's prompt_align), else 1.
+inline int64_t TileStep(const CaseParams& p) {
+  return p.tile_dim == p.n_dims - 1 ? p.row_align : 1;
+}
+
+// The solution for a tile and a number of cores to use (at most `use` cores; fewer when there is
+// less work). ok is false when the tile does not fit the UB or r_core does not apply.
+inline CaseSolution Evaluate(const Model& m, int64_t tile, int64_t use, int64_t ub_limit) {
+  const CaseParams& p = *m.p;
+  CaseSolution s;
+  const int64_t d = p.dims[p.tile_dim];
+  if (tile < 1 || tile > d || use < 1) return s;
+  s.ub_bytes = UbBytes(m, tile, s.buf_bytes);
+  if (s.ub_bytes > ub_limit) return s;
+  const Loops l = LoopsOf(p, tile);
   s.tile = tile;
-  s.outer = tile_is_r ? before : before * CeilDiv(d, tile);
-  s.r_iters = tile_is_r ? r_before * CeilDiv(d, tile) : r_before;
-  const int64_t used = s.outer < static_cast<int64_t>(cores) ? s.outer : cores;
-  s.tiles_per_block = CeilDiv(s.outer, used);
-  s.block_dim = static_cast<uint32_t>(CeilDiv(s.outer, s.tiles_per_block));
-  s.ub_bytes = UbBytes(p, tile, s.buf_bytes);
-  s.ok = true;
-  s.cost = Cost(p, s);
+  s.outer = l.tile_is_r ? l.a_before : l.a_before * l.tiles;
+  s.r_iters = l.tile_is_r ? l.r_before * l.tiles : l.r_before;
   if (p.r_core != 0) {
     // Worth it only when the A iterations leave cores idle and there are R iterations to share.
-    if (s.outer >= static_cast<int64_t>(cores) || s.r_iters < 2 || p.partial_buffer < 0 ||
+    if (s.outer >= use || s.r_iters < 2 || p.partial_buffer < 0 ||
         p.partial_buffer >= p.n_buffers) {
-      s.ok = false;
       return s;
     }
-    int64_t split = static_cast<int64_t>(cores) / s.outer;
+    int64_t split = use / s.outer;
     if (split > s.r_iters) split = s.r_iters;
     s.r_per_block = CeilDiv(s.r_iters, split);
     s.r_split = CeilDiv(s.r_iters, s.r_per_block);
@@ -218,34 +614,524 @@ inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_by
     const int64_t slot =
         AlignUp(BufferElems(p, tile, p.buf_one_mask[p.partial_buffer]) * 4, kUbAlignBytes);
     s.workspace_bytes = static_cast<int64_t>(p.n_reduces) * s.outer * s.r_split * slot;
-    // One share of the R loop, then the combine (a partial load per share) and the core-wide
-    // sync between the phases.
-    const int64_t inner = BufferElems(p, s.tile);
-    const double per_tile = 200.0 + static_cast<double>(inner) * (p.io_bytes_per_elem / 32.0 +
-                                                                  p.vec_ops_per_elem * 4.0 / 256.0);
-    s.cost = static_cast<double>(s.r_per_block) * per_tile +
-             static_cast<double>(s.r_split) * 100.0 + 2000.0 + 300.0;
+  } else {
+    const int64_t used = s.outer < use ? s.outer : use;
+    s.tiles_per_block = CeilDiv(s.outer, used);
+    s.block_dim = static_cast<uint32_t>(CeilDiv(s.outer, s.tiles_per_block));
+    s.r_per_block = s.r_iters;
+  }
+  s.ok = true;
+  Price(m, &s, false);
+  return s;
+}
+
+// Largest tile (a multiple of `step`, or the whole dim) whose UB occupancy fits `limit`; 0 when
+// not even the smallest tile fits. Binary search (AutoFuse's
+// BinaryFindUpperBoundSatisfiedUBLimit).
+inline int64_t LargestTile(const Model& m, int64_t limit) {
+  const CaseParams& p = *m.p;
+  const int64_t d = p.dims[p.tile_dim];
+  const int64_t step = TileStep(p);
+  if (UbBytes(m, d, nullptr) <= limit) return d;
+  if (UbBytes(m, 1, nullptr) > limit) return 0;
+  int64_t lo = 0;  // in units of step; 0 means "fall back to 1"
+  int64_t hi = d / step;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    if (UbBytes(m, mid * step, nullptr) <= limit) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo > 0 ? lo * step : 1;
+}
+
+// Smallest tile (multiple of step) whose UB occupancy is at least `bytes`.
+inline int64_t SmallestTileWithUb(const Model& m, int64_t bytes, int64_t max_tile) {
+  const CaseParams& p = *m.p;
+  const int64_t step = TileStep(p);
+  int64_t lo = 1;
+  int64_t hi = max_tile / step;
+  if (hi < 1) return max_tile;
+  if (UbBytes(m, hi * step, nullptr) < bytes) return max_tile;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (UbBytes(m, mid * step, nullptr) >= bytes) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo * step;
+}
+
+// Better of two solutions within one template (GenSelectBetterTilingBasedOnObjAndUbRatio): a
+// clear cycle difference wins; within PerfEffectVal the one at or above the UB-ratio threshold,
+// else the higher UB ratio, else the lower cost.
+inline bool Better(const PerfTable& t, const CaseSolution& a, const CaseSolution& b,
+                   int64_t ub_limit) {
+  if (!b.ok) return a.ok;
+  if (!a.ok) return false;
+  const double diff = a.cost - b.cost;
+  if (diff < -t.perf_effect_val) return true;
+  if (diff > t.perf_effect_val) return false;
+  const double ra = static_cast<double>(a.ub_bytes) / static_cast<double>(ub_limit);
+  const double rb = static_cast<double>(b.ub_bytes) / static_cast<double>(ub_limit);
+  const bool ha = ra >= t.ub_ratio_threshold;
+  const bool hb = rb >= t.ub_ratio_threshold;
+  if (ha != hb) return ha;
+  if (!ha && ra != rb) return ra > rb;
+  return a.cost < b.cost;
+}
+
+// ---- solvers ---------------------------------------------------------------------------------
+
+// AxesReorder for one core budget: UB-first tile, trade-off, multicore split, workload balance.
+// One AxesReorder pass for a core budget: the UB-first tile (largest that fits), the UB/core
+// trade-off (fewer A iterations than `corenum_threshold` x cores: shrink the tile, not below
+// `ub_threshold` x UB, so more cores get work; for r_core the R tile is sized so the R
+// iterations can be shared by the cores), the multicore split (Evaluate), and workload balance
+// (the smallest tile with the same tile count, evening out the tail).
+inline int64_t ISqrt(int64_t v) {
+  int64_t r = 0;
+  while ((r + 1) * (r + 1) <= v)
+    ++r;
+  return r;
+}
+
+// The tile one AxesReorder pass picks for a core budget (see AxesReorderOnce); 0: none fits.
+inline int64_t AxesReorderTile(const Model& m, int64_t cores, int64_t ub_limit,
+                               const SolverOptions& o, bool tradeoff, int64_t max_tile,
+                               int32_t* binding_out) {
+  const CaseParams& p = *m.p;
+  const int64_t d = p.dims[p.tile_dim];
+  const int64_t step = TileStep(p);
+  int64_t tile = max_tile;
+  if (tile == 0) return 0;
+  int32_t binding = tile == d ? kBindDim : kBindUb;
+  const Loops l0 = LoopsOf(p, tile);
+  const int64_t work = l0.tile_is_r ? l0.a_before : l0.a_before * l0.tiles;
+  if (tradeoff && static_cast<double>(work) < o.corenum_threshold * static_cast<double>(cores)) {
+    int64_t want_tiles = 0;
+    if (!l0.tile_is_r && p.r_core == 0) {
+      want_tiles = CeilDiv(cores, l0.a_before);
+    } else if (l0.tile_is_r && p.r_core != 0) {
+      // Shares of the R loop per A iteration, one R tile each.
+      const int64_t shares = cores / (l0.a_before > 0 ? l0.a_before : 1);
+      want_tiles = shares >= 2 ? CeilDiv(shares, l0.r_before) : 0;
+    } else if (p.r_core != 0) {
+      // r_core with a kept tile dim: A tiles x R shares ~ cores; about sqrt(cores) A tiles keeps
+      // both the per-share R loop and the combine (r_split partial loads) short.
+      want_tiles = CeilDiv(ISqrt(cores), l0.a_before);
+    }
+    if (want_tiles > 0) {
+      int64_t t2 = AlignUp(CeilDiv(d, want_tiles), step);
+      const auto floor_bytes = static_cast<int64_t>(o.ub_threshold * static_cast<double>(ub_limit));
+      const int64_t min_tile = floor_bytes > 0 ? SmallestTileWithUb(m, floor_bytes, tile) : 1;
+      if (t2 < min_tile) t2 = min_tile;
+      if (t2 < 1) t2 = 1;
+      if (t2 < tile) {
+        tile = t2;
+        binding = kBindTradeoff;
+      }
+    }
+  }
+  const Loops l1 = LoopsOf(p, tile);
+  if (l1.tiles > 1) {
+    const int64_t even = AlignUp(CeilDiv(d, l1.tiles), step);
+    if (even < tile && even >= 1 && CeilDiv(d, even) == l1.tiles) tile = even;
+  }
+  *binding_out = binding;
+  return tile;
+}
+
+inline CaseSolution AxesReorderOnce(const Model& m, int64_t cores, int64_t ub_limit,
+                                    const SolverOptions& o, bool tradeoff, int64_t max_tile) {
+  int32_t binding = kBindNone;
+  const int64_t tile = AxesReorderTile(m, cores, ub_limit, o, tradeoff, max_tile, &binding);
+  if (tile == 0) return CaseSolution{};
+  CaseSolution s = Evaluate(m, tile, cores, ub_limit);
+  if (s.ok && binding != kBindTradeoff && s.block_dim == static_cast<uint32_t>(cores) &&
+      s.outer >= cores) {
+    binding = kBindCores;
+  }
+  s.binding = binding;
+  return s;
+}
+
+// AxesReorder: one pass with the configured trade-off; with --att_accuracy_level=1 the core-count
+// "gears" auto-tuning (AutoFuse's AutoTuning) re-solves with the trade-off on and thresholds
+// (0, 1) for a geometric ladder of core budgets (cores, cores/2, ... 1) and then refines around
+// the best by gear steps (1 up to 4 cores, 2 below 16, else 4) while that improves; finally the
+// best solution's tiles are spread over every core that keeps its tiles per core (workload
+// balance across cores). The lowest modelled cycles win.
+inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_limit,
+                                     const SolverOptions& o) {
+  const CaseParams& p = *m.p;
+  const int64_t max_tile = LargestTile(m, ub_limit);
+  CaseSolution best = AxesReorderOnce(m, cores, ub_limit, o, o.tradeoff != 0, max_tile);
+  if (!best.ok) {
+    // r_core needs idle cores: the trade-off may not apply; retry the plain split.
+    best = AxesReorderOnce(m, cores, ub_limit, o, false, max_tile);
+  }
+  if (o.accuracy_level != 1) return best;
+  SolverOptions g = o;
+  g.ub_threshold = 0;
+  g.corenum_threshold = 1;
+  // (tile, cores used) points already priced: gears often land on the same one.
+  int64_t seen_tile[24];
+  int64_t seen_used[24];
+  int n_seen = 0;
+  // 1: a better solution; -1: a worse one; 0: out of range, no fit, or already priced.
+  auto consider = [&](int64_t c, double* cost) {
+    if (c < 1 || c > cores) return 0;
+    int32_t binding = kBindNone;
+    const int64_t tile = AxesReorderTile(m, c, ub_limit, g, true, max_tile, &binding);
+    if (tile == 0) return 0;
+    const Loops lt = LoopsOf(p, tile);
+    const int64_t outer = lt.tile_is_r ? lt.a_before : lt.a_before * lt.tiles;
+    const int64_t use = outer < c ? outer : c;
+    const int64_t used = p.r_core != 0 ? c : CeilDiv(outer, CeilDiv(outer, use));
+    for (int i = 0; i < n_seen; ++i) {
+      if (seen_tile[i] == tile && seen_used[i] == used) return 0;
+    }
+    if (n_seen < 24) {
+      seen_tile[n_seen] = tile;
+      seen_used[n_seen] = used;
+      ++n_seen;
+    }
+    CaseSolution s = Evaluate(m, tile, c, ub_limit);
+    if (s.ok && cost != nullptr) *cost = s.cost;
+    if (s.ok && (!best.ok || s.cost < best.cost)) {
+      s.binding = kBindSearch;
+      best = s;
+      return 1;
+    }
+    return -1;
+  };
+  // Down the ladder while halving the budget still pays (the modelled cycles are close to
+  // unimodal in the core count: more cores shorten each core's share but add head costs).
+  // The descent stops once two consecutive rungs cost more than the one before them (the
+  // modelled cycles are close to unimodal in the core count: more cores shorten each core's
+  // share but add head costs).
+  int64_t at = cores;
+  int rising = 0;
+  double last = -1;
+  for (int64_t c = cores; c >= 1 && rising < 2; c = c / 2) {
+    double cost = -1;
+    if (consider(c, &cost) > 0) at = c;
+    if (cost >= 0) {
+      rising = last >= 0 && cost > last ? rising + 1 : 0;
+      last = cost;
+    }
+    if (c == 1) break;
+  }
+  if (!best.ok) return best;
+  for (int dir = -1; dir <= 1; dir += 2) {
+    int64_t c = at;
+    for (int round = 0; round < 4; ++round) {
+      const int64_t gear = c <= 4 ? 1 : (c < 16 ? 2 : 4);
+      if (consider(c + dir * gear, nullptr) <= 0) break;
+      c += dir * gear;
+    }
+  }
+  // V2's MTE2 head is cheaper when every load row is below mte2_head_threshold bytes: with the
+  // tile dim innermost, the largest tile whose rows stay below it is a candidate on all cores.
+  if (m.t->version == 2 && p.tile_dim == p.n_dims - 1) {
+    int64_t es = 0;
+    for (int i = 0; i < p.n_nodes; ++i) {
+      if (p.nodes[i].kind == kNodeLoad && !m.node[i].tile_one && p.nodes[i].esize > es)
+        es = p.nodes[i].esize;
+    }
+    const auto limit = static_cast<int64_t>(m.t->mte2_head_threshold);
+    const int64_t step = TileStep(p);
+    const int64_t th = es > 0 ? (limit - 1) / es / step * step : 0;
+    if (th >= 1 && th < best.tile) {
+      for (int64_t c = cores; c >= 1; c /= 2) {
+        CaseSolution s = Evaluate(m, th, c, ub_limit);
+        if (!s.ok) break;
+        if (s.cost < best.cost) {
+          s.binding = kBindSearch;
+          best = s;
+        } else {
+          break;
+        }
+      }
+    }
+  }
+  // Workload balance across cores: for k = the current tiles per core and the next 8, the
+  // largest tile count T with ceil(A x T / cores) = k, and of those the tile whose busiest core
+  // handles the fewest elements, k x tile (a smaller tile can fill idle cores or even out the
+  // last round).
+  const Loops l = LoopsOf(p, best.tile);
+  if (p.r_core == 0 && !l.tile_is_r && l.a_before > 0) {
+    const int64_t d = p.dims[p.tile_dim];
+    const int64_t step = TileStep(p);
+    auto work = [&](int64_t tile) { return CeilDiv(l.a_before * CeilDiv(d, tile), cores) * tile; };
+    int64_t pick = best.tile;
+    int64_t pick_work = work(best.tile);
+    const int64_t k0 = CeilDiv(l.a_before * l.tiles, cores);
+    for (int64_t k = k0; k <= k0 + 8; ++k) {
+      const int64_t tc = k * cores / l.a_before;
+      if (tc <= l.tiles) continue;
+      const int64_t t2 = AlignUp(CeilDiv(d, tc), step);
+      if (t2 < 1 || t2 >= best.tile) continue;
+      const int64_t w = work(t2);
+      if (w < pick_work) {
+        pick = t2;
+        pick_work = w;
+      }
+    }
+    if (pick != best.tile) {
+      CaseSolution s = Evaluate(m, pick, cores, ub_limit);
+      if (s.ok && s.cost < best.cost) {
+        s.binding = kBindSearch;
+        best = s;
+      }
+    }
+  }
+  return best;
+}
+
+// Candidate tiles in index space: index i in [1, n] is tile i * step, index n + 1 the whole dim
+// when it is not a multiple of step.
+struct TileSpace {
+  int64_t step = 1;
+  int64_t n = 0;
+  int64_t d = 0;
+  int64_t Count() const { return n + ((d % step) != 0 ? 1 : 0); }
+  int64_t Tile(int64_t i) const { return i <= n ? i * step : d; }
+};
+
+inline TileSpace SpaceOf(const CaseParams& p) {
+  TileSpace s;
+  s.step = TileStep(p);
+  s.d = p.dims[p.tile_dim];
+  s.n = s.d / s.step;
+  if (s.n == 0) {
+    s.step = 1;
+    s.n = s.d;
   }
   return s;
 }
 
-// Solves every case and returns the index of the cheapest feasible one (ties: the lower index),
-// or -1 when none fits. `forced` >= 0 solves only that case; `forced_template` >= 0 only the
-// cases of that template.
-inline int SelectCase(const CaseParams* cases, int n, uint32_t cores, int64_t ub_bytes, int forced,
-                      CaseSolution* best, int forced_template = -1) {
-  int chosen = -1;
+// HighPerf-style search: from a feasible start (AxesReorder's solution), fine-tune by
+// neighbouring moves (tile ±1 step, x2, /2; cores ±1, ± one gear), moving to the best improving
+// neighbour and keeping the best five visited points, up to `heuristic_iterations` steps; stops
+// when no neighbour improves or the best one was seen before.
+inline CaseSolution SolveHeuristic(const Model& m, int64_t cores, int64_t ub_limit,
+                                   const SolverOptions& o) {
+  const TileSpace sp = SpaceOf(*m.p);
+  const int64_t max_tile = LargestTile(m, ub_limit);
+  if (max_tile == 0) return CaseSolution{};
+  // Locate: the feasible start is AxesReorder's solution (else the largest tile that fits on
+  // all cores, halved until it fits).
+  const CaseSolution start = SolveAxesReorder(m, cores, ub_limit, o);
+  int64_t ti = 0;
+  int64_t cu = cores;
+  if (start.ok) {
+    ti = start.tile >= sp.d ? sp.Count() : start.tile / sp.step;
+    cu = start.block_dim;
+  } else {
+    ti = max_tile >= sp.d ? sp.Count() : max_tile / sp.step;
+  }
+  if (ti < 1) ti = 1;
+  CaseSolution cur = Evaluate(m, sp.Tile(ti), cu, ub_limit);
+  while (!cur.ok && ti > 1) {
+    ti = ti / 2;
+    cur = Evaluate(m, sp.Tile(ti), cu, ub_limit);
+  }
+  if (!cur.ok) return start;
+  if (start.ok && start.cost < cur.cost) cur = start;
+  CaseSolution top[5];
+  int n_top = 0;
+  auto remember = [&](const CaseSolution& s) {
+    for (int i = 0; i < n_top; ++i) {
+      if (top[i].tile == s.tile && top[i].block_dim == s.block_dim) return false;
+    }
+    if (n_top < 5) {
+      top[n_top++] = s;
+    } else {
+      int worst = 0;
+      for (int i = 1; i < 5; ++i) {
+        if (top[i].cost > top[worst].cost) worst = i;
+      }
+      if (s.cost < top[worst].cost) top[worst] = s;
+    }
+    return true;
+  };
+  remember(cur);
+  int64_t seen_t[128];
+  int64_t seen_c[128];
+  int n_seen = 0;
+  for (int it = 0; it < o.heuristic_iterations; ++it) {
+    const int64_t gear = cu <= 4 ? 1 : (cu < 16 ? 2 : 4);
+    const int64_t moves_t[9] = {ti, ti + 1, ti - 1, ti * 2, ti / 2, ti, ti, ti, ti};
+    const int64_t moves_c[9] = {cu, cu, cu, cu, cu, cu + 1, cu - 1, cu + gear, cu - gear};
+    CaseSolution nb;
+    int64_t nb_t = 0;
+    int64_t nb_c = 0;
+    for (int mv = 1; mv < 9; ++mv) {
+      const int64_t a = moves_t[mv];
+      const int64_t c = moves_c[mv];
+      if (a < 1 || a > sp.Count() || c < 1 || c > cores) continue;
+      const CaseSolution s = Evaluate(m, sp.Tile(a), c, ub_limit);
+      if (!s.ok) continue;
+      if (!nb.ok || s.cost < nb.cost) {
+        nb = s;
+        nb_t = a;
+        nb_c = c;
+      }
+    }
+    if (!nb.ok) break;
+    bool revisit = false;
+    for (int i = 0; i < n_seen; ++i) {
+      if (seen_t[i] == nb_t && seen_c[i] == nb_c) revisit = true;
+    }
+    if (revisit || nb.cost >= cur.cost) break;
+    if (n_seen < 128) {
+      seen_t[n_seen] = nb_t;
+      seen_c[n_seen] = nb_c;
+      ++n_seen;
+    }
+    ti = nb_t;
+    cu = nb_c;
+    cur = nb;
+    remember(cur);
+  }
+  CaseSolution best = top[0];
+  for (int i = 1; i < n_top; ++i) {
+    if (top[i].cost < best.cost) best = top[i];
+  }
+  best.binding = kBindSearch;
+  return best;
+}
+
+// Every feasible (tile, core budget) point; guard_hit when the space exceeds the guard.
+inline CaseSolution SolveExhaustive(const Model& m, int64_t cores, int64_t ub_limit,
+                                    const SolverOptions& o) {
+  const TileSpace sp = SpaceOf(*m.p);
+  CaseSolution best;
+  const int64_t max_tile = LargestTile(m, ub_limit);
+  if (max_tile == 0) return best;
+  const int64_t count = max_tile >= sp.d ? sp.Count() : max_tile / sp.step;
+  if (count > 0 && cores > o.exhaustive_guard / count) {
+    best.guard_hit = true;
+    return best;
+  }
+  for (int64_t i = 1; i <= count; ++i) {
+    const int64_t tile = sp.Tile(i);
+    int64_t last_bd = -1;
+    for (int64_t c = cores; c >= 1; --c) {
+      const CaseSolution s = Evaluate(m, tile, c, ub_limit);
+      if (!s.ok) continue;
+      if (static_cast<int64_t>(s.block_dim) == last_bd) continue;
+      last_bd = s.block_dim;
+      if (!best.ok || s.cost < best.cost) best = s;
+    }
+  }
+  best.binding = kBindSearch;
+  return best;
+}
+
+// Solves one case for `cores` cores and `ub_bytes` of UB. Sizes must be >= 0; a zero-sized
+// iteration space gives a solution with block_dim 1 and nothing to do.
+inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_bytes,
+                              const SolverOptions& o = SolverOptions{}) {
+  CaseSolution s;
+  if (!ValidParams(p, cores)) return s;
+  if (EmptySpace(p)) {
+    s.ok = true;
+    s.tile = 1;
+    s.block_dim = 1;
+    s.r_iters = 1;
+    s.r_per_block = 1;
+    s.ub_bytes = UbBytes(p, 1, s.buf_bytes);
+    return s;
+  }
+  Model m;
+  Prepare(p, PerfTableFor(o.perf_version), &m);
+  switch (o.algorithm) {
+    case kHeuristic:
+      s = SolveHeuristic(m, cores, ub_bytes, o);
+      break;
+    case kExhaustive:
+      s = SolveExhaustive(m, cores, ub_bytes, o);
+      break;
+    default:
+      s = SolveAxesReorder(m, cores, ub_bytes, o);
+      break;
+  }
+  if (s.ok) Price(m, &s, true);
+  return s;
+}
+
+// Template score (AutoFuse's CalcScore), higher tried first. The unaligned template only pays off
+// when rows need padding: with 32-byte-aligned rows it scores -1, so the aligned templates are
+// preferred whenever one of them fits.
+inline int32_t TemplateScore(const CaseParams& p) {
+  if (p.compact != 0 && p.n_dims > 0 && p.dims[p.n_dims - 1] % p.row_align == 0) return -1;
+  return 0;
+}
+
+// Runtime selection (AutoFuse's generated selection code): templates are taken in descending
+// score order; within a template the better case by Better(); across templates of the first
+// score bucket with a feasible case, the lowest modelled cycles (ties: the lower index).
+// `forced` >= 0 considers only that case; `forced_template` >= 0 only that template's cases.
+// `solution(i)` gives case i's solution (solving it, or looking it up). Returns the chosen case
+// index, or -1 when none fits.
+template <typename SolutionOf>
+inline int ChooseCaseWith(const CaseParams* cases, int n, const PerfTable& t, int64_t ub_bytes,
+                          int forced, int forced_template, CaseSolution* best,
+                          SolutionOf&& solution) {
+  int max_templ = -1;
   for (int i = 0; i < n; ++i) {
-    if (forced >= 0 && i != forced) continue;
-    if (forced_template >= 0 && cases[i].templ != forced_template) continue;
-    const CaseSolution s = SolveCase(cases[i], cores, ub_bytes);
-    if (!s.ok) continue;
-    if (chosen < 0 || s.cost < best->cost) {
-      chosen = i;
-      *best = s;
+    if (cases[i].templ > max_templ) max_templ = cases[i].templ;
+  }
+  int chosen = -1;
+  int chosen_score = 0;
+  for (int tp = 0; tp <= max_templ; ++tp) {
+    if (forced_template >= 0 && tp != forced_template) continue;
+    int in_t = -1;
+    CaseSolution bt;
+    for (int i = 0; i < n; ++i) {
+      if (cases[i].templ != tp || (forced >= 0 && i != forced)) continue;
+      const CaseSolution& s = solution(i);
+      if (!s.ok) continue;
+      if (in_t < 0 || Better(t, s, bt, ub_bytes)) {
+        in_t = i;
+        bt = s;
+      }
+    }
+    if (in_t < 0) continue;
+    const int score = TemplateScore(cases[in_t]);
+    if (chosen < 0 || score > chosen_score || (score == chosen_score && bt.cost < best->cost)) {
+      chosen = in_t;
+      chosen_score = score;
+      *best = bt;
     }
   }
   return chosen;
+}
+
+// The choice over solutions already computed (`sols[i]` for case i).
+inline int ChooseCase(const CaseParams* cases, const CaseSolution* sols, int n, const PerfTable& t,
+                      int64_t ub_bytes, int forced, int forced_template, CaseSolution* best) {
+  return ChooseCaseWith(cases, n, t, ub_bytes, forced, forced_template, best,
+                        [&](int i) -> const CaseSolution& { return sols[i]; });
+}
+
+// Solves the cases the overrides allow and chooses (what a generated tiling function runs).
+inline int SelectCase(const CaseParams* cases, int n, uint32_t cores, int64_t ub_bytes, int forced,
+                      CaseSolution* best, int forced_template = -1,
+                      const SolverOptions& o = SolverOptions{}) {
+  CaseSolution cur;
+  return ChooseCaseWith(cases, n, PerfTableFor(o.perf_version), ub_bytes, forced, forced_template,
+                        best, [&](int i) -> const CaseSolution& {
+                          cur = SolveCase(cases[i], cores, ub_bytes, o);
+                          return cur;
+                        });
 }
 
 }  // namespace af_tiling
