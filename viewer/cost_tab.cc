@@ -1,15 +1,20 @@
 #include "cost_tab.h"
 
 #include <QBarCategoryAxis>
+#include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
+#include <QScrollArea>
 #include <QStackedBarSeries>
+#include <QStandardItemModel>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -23,12 +28,71 @@ namespace {
 const QColor kChosen(0xe6, 0x55, 0x0d);
 const QColor kSelected(0x31, 0x82, 0xbd);
 const QColor kOther(0x9e, 0xca, 0xe1);
+const QColor kBottleneck(0xb0, 0x00, 0x00);
+// MTE2, MTE3, VEC, SCALAR, then the op head cost.
+const QColor kPipeColors[] = {QColor(0x6b, 0xae, 0xd6), QColor(0x74, 0xc4, 0x76),
+                              QColor(0xfd, 0xae, 0x6b), QColor(0xbc, 0xbd, 0xdc),
+                              QColor(0x96, 0x96, 0x96)};
 
 QChartView* MakeView(QWidget* parent) {
   auto* v = new QChartView(parent);
   v->setRenderHint(QPainter::Antialiasing);
-  v->setMinimumHeight(150);
+  v->setMinimumHeight(170);
   return v;
+}
+
+QString Num(double v, int decimals) {
+  return QLocale::c().toString(v, 'f', decimals);
+}
+
+// What the solution's binding constraint means (CaseReport.binding).
+QString BindingMeaning(const QString& b) {
+  if (b == QLatin1String("UB")) return CostTab::tr("the tile is as large as the UB allows");
+  if (b == QLatin1String("DIM")) return CostTab::tr("the tile holds the whole dim");
+  if (b == QLatin1String("CORES")) return CostTab::tr("the work was split to use every core");
+  if (b == QLatin1String("UB_CORE_TRADEOFF"))
+    return CostTab::tr("the tile was shrunk to give idle cores work");
+  if (b == QLatin1String("SEARCH"))
+    return CostTab::tr("picked by the solver's search (or a core-count gear)");
+  if (b == QLatin1String("NONE")) return CostTab::tr("no solution");
+  return QString();
+}
+
+// "A2/A3 cost tables V1" for the line above the charts.
+QString PerfTableShort(int table) {
+  switch (table) {
+    case 1:
+      return CostTab::tr("A2/A3 cost tables (V1)");
+    case 2:
+      return CostTab::tr("ascend950 cost tables (V2)");
+    default:
+      return CostTab::tr("cost tables not recorded");
+  }
+}
+
+QString PerfTableName(int table) {
+  switch (table) {
+    case 1:
+      return CostTab::tr("V1 (A2/A3 coefficients)");
+    case 2:
+      return CostTab::tr("V2 (ascend950 coefficients)");
+    default:
+      return CostTab::tr("— (not recorded)");
+  }
+}
+
+// The axis of a chart over the cases, with the value range [0, top].
+void AddAxes(QChart* chart, QAbstractSeries* series, const QStringList& labels, double top) {
+  auto* x = new QBarCategoryAxis;
+  x->append(labels);
+  chart->addAxis(x, Qt::AlignBottom);
+  series->attachAxis(x);
+  auto* y = new QValueAxis;
+  y->setRange(0, top > 0 ? top * 1.12 : 1);
+  y->setLabelFormat(QStringLiteral("%.0f"));
+  y->applyNiceNumbers();
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(y);
 }
 
 }  // namespace
@@ -38,15 +102,49 @@ CostTab::CostTab(SelectionModel* selection, QWidget* parent)
   message_ = new QLabel(this);
   message_->setWordWrap(true);
   message_->setTextFormat(Qt::RichText);
-  cycles_view_ = MakeView(this);
-  ub_view_ = MakeView(this);
-  cores_view_ = MakeView(this);
+  // The charts and the details scroll together when the tab is short.
+  auto* body = new QWidget;
+  cycles_view_ = MakeView(body);
+  pipes_view_ = MakeView(body);
+  pipes_view_->setMinimumHeight(210);
+  ub_view_ = MakeView(body);
+  cores_view_ = MakeView(body);
+  details_ = new QStandardItemModel(this);
+  details_view_ = new QTableView(body);
+  details_view_->setModel(details_);
+  details_view_->verticalHeader()->hide();
+  details_view_->verticalHeader()->setDefaultSectionSize(details_view_->fontMetrics().height() + 6);
+  details_view_->horizontalHeader()->setStretchLastSection(true);
+  details_view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  details_view_->setSelectionMode(QAbstractItemView::NoSelection);
+  details_view_->setWordWrap(false);
+  details_view_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* body_layout = new QVBoxLayout(body);
+  body_layout->setContentsMargins(0, 0, 0, 0);
+  body_layout->addWidget(cycles_view_, 1);
+  body_layout->addWidget(pipes_view_, 1);
+  body_layout->addWidget(details_view_);
+  body_layout->addWidget(ub_view_, 1);
+  body_layout->addWidget(cores_view_, 1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(body);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(message_);
-  layout->addWidget(cycles_view_, 1);
-  layout->addWidget(ub_view_, 1);
-  layout->addWidget(cores_view_, 1);
+  layout->addWidget(scroll, 1);
   showKernel(nullptr, -1, -1);
+}
+
+QString CostTab::PipeName(int pipe) {
+  static const char* const kNames[] = {"MTE2", "MTE3", "VEC", "SCALAR"};
+  return pipe >= 0 && pipe < kPipes ? QString::fromLatin1(kNames[pipe]) : QString();
+}
+
+QString CostTab::detail(DetailRow row) const {
+  const QStandardItem* item = details_->item(row, 1);
+  return item != nullptr ? item->text() : QString();
 }
 
 QString CostTab::message() const {
@@ -58,6 +156,9 @@ void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
   cycles_.clear();
   ub_bytes_.clear();
   cores_.clear();
+  pipes_.clear();
+  heads_.clear();
+  bottlenecks_.clear();
   ub_capacity_ = 0;
   core_count_ = 0;
   chosen_ = -1;
@@ -84,13 +185,122 @@ void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
       cycles_ << (cr.feasible() ? cr.modeled_cycles() : 0.0);
       ub_bytes_ << (cr.feasible() ? static_cast<double>(cr.ub_bytes()) : 0.0);
       cores_ << (cr.feasible() ? static_cast<double>(cr.block_dim()) : 0.0);
+      QList<double> pipes(kPipes, 0.0);
+      int bottleneck = -1;
+      if (cr.feasible()) {
+        pipes = {cr.mte2_cycles(), cr.mte3_cycles(), cr.vec_cycles(), cr.scalar_cycles()};
+        bottleneck = static_cast<int>(std::max_element(pipes.begin(), pipes.end()) - pipes.begin());
+      }
+      pipes_ << pipes;
+      heads_ << (cr.feasible() ? cr.head_cycles() : 0.0);
+      bottlenecks_ << bottleneck;
     }
-    message_->setText(tr("Per case under %1 on %2; <span style='color:%3'>■</span> chosen, "
-                         "<span style='color:%4'>■</span> selected. Click a bar to select a case.")
+    const QString solver = t.solver().empty()
+                               ? tr("solver not recorded")
+                               : tr("solver %1").arg(QString::fromStdString(t.solver()));
+    message_->setText(tr("Per case under %1 on %2 (%3, %4); "
+                         "<span style='color:%5'>■</span> chosen, "
+                         "<span style='color:%6'>■</span> selected, "
+                         "<span style='color:%7'>■</span> bottleneck pipe. Click a bar to select "
+                         "a case.")
                           .arg(BindingsText(run->request.bindings), QString::fromStdString(t.soc()),
-                               kChosen.name(), kSelected.name()));
+                               solver.toHtmlEscaped(), PerfTableShort(t.perf_table()),
+                               kChosen.name(), kSelected.name(), kBottleneck.name()));
   }
+  fillDetails(run, kernel);
   rebuild();
+  rebuildPipes();
+}
+
+void CostTab::fillDetails(const RunPtr& run, int kernel) {
+  details_->clear();
+  const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
+  if (k == nullptr || !k->has_tiling() || selected_ < 0 || selected_ >= k->cases_size()) {
+    details_view_->setVisible(false);
+    return;
+  }
+  const auto& t = k->tiling();
+  const auto& cr = k->cases(selected_);
+  const bool fits = cr.feasible();
+  const QString none = QStringLiteral("—");
+  details_->setHorizontalHeaderLabels({tr("Selected case"), tr("Value")});
+  auto add = [this](const QString& what, const QString& value, const QString& tip,
+                    bool bold = false) {
+    auto* a = new QStandardItem(what);
+    auto* b = new QStandardItem(value);
+    for (auto* item : {a, b}) {
+      item->setEditable(false);
+      item->setToolTip(tip);
+      if (bold) {
+        QFont f = item->font();
+        f.setBold(true);
+        item->setFont(f);
+      }
+    }
+    details_->appendRow({a, b});
+    return b;
+  };
+  add(tr("Solver"),
+      t.solver().empty() ? tr("— (not recorded)") : QString::fromStdString(t.solver()),
+      tr("--autofuse_att_algorithm: AxesReorder (default), HighPerf or Exhaustive"));
+  add(tr("Cost tables"), PerfTableName(t.perf_table()),
+      tr("The ATT model's pipe coefficients: V1 for A2/A3 (ascend910b, ascend910_93), V2 for "
+         "ascend950"));
+  QString role = selected_ == chosen_ ? tr("chosen") : tr("not chosen");
+  if (!fits) role = tr("does not fit");
+  add(tr("Case"), QStringLiteral("%1 (%2)").arg(ShortCaseName(*k, selected_), role),
+      tr("The case these numbers are for: select another in the charts, the Templates table or "
+         "the navigator"));
+  const QString binding = QString::fromStdString(cr.binding());
+  const QString meaning = BindingMeaning(binding);
+  add(tr("Binding constraint"),
+      binding.isEmpty() ? none
+                        : (meaning.isEmpty() ? binding : binding + QStringLiteral(" — ") + meaning),
+      tr("What limited the solution: UB (tile as large as the UB allows), DIM (whole dim), CORES "
+         "(split to use every core), UB_CORE_TRADEOFF (tile shrunk for idle cores), SEARCH "
+         "(picked by the search or a core-count gear), NONE"));
+  const int bottleneck = bottlenecks_.value(selected_, -1);
+  const QList<double> pipes = pipes_.value(selected_);
+  for (int p = 0; p < kPipes; ++p) {
+    const bool is_bottleneck = fits && p == bottleneck;
+    QStandardItem* v = add(
+        tr("%1 cycles").arg(PipeName(p)),
+        fits ? Num(pipes.value(p), 1) + (is_bottleneck ? tr("  ◀ bottleneck") : QString()) : none,
+        tr("Cycles of the %1 pipe on the busiest core, with the pipe's head cost").arg(PipeName(p)),
+        is_bottleneck);
+    if (is_bottleneck) v->setForeground(kBottleneck);
+  }
+  const double head = cr.head_cycles();
+  QString head_text = none;
+  if (fits) {
+    head_text = Num(head, 1);
+    if (cr.block_dim() > 0 && head > 0) {
+      head_text += tr(" (%1 cores × %2)")
+                       .arg(cr.block_dim())
+                       .arg(Num(head / static_cast<double>(cr.block_dim()), 1));
+    }
+  }
+  add(tr("Op head cost"), head_text,
+      tr("block_dim × OpHeadCost: the cost of starting the kernel on each core"));
+  add(tr("Modelled cycles"),
+      fits ? tr("%1 = max pipe %2 + head %3")
+                 .arg(Num(cr.modeled_cycles(), 1),
+                      Num(bottleneck >= 0 ? pipes.value(bottleneck) : 0.0, 1), Num(head, 1))
+           : none,
+      tr("The busiest pipe of the busiest core plus the op head cost"), true);
+  const QString totals = tr("The model's total over all cores");
+  add(tr("MTE2 bytes (model)"), fits ? Num(static_cast<double>(cr.model_mte2_bytes()), 0) : none,
+      totals + tr(": bytes loaded from GM"));
+  add(tr("MTE3 bytes (model)"), fits ? Num(static_cast<double>(cr.model_mte3_bytes()), 0) : none,
+      totals + tr(": bytes stored to GM"));
+  add(tr("Vector repeats (model)"),
+      fits ? Num(static_cast<double>(cr.model_vec_repeats()), 0) : none,
+      totals + tr(": vector instruction repeats"));
+  details_view_->resizeColumnToContents(0);
+  const int rows = details_->rowCount();
+  details_view_->setFixedHeight(details_view_->horizontalHeader()->sizeHint().height() +
+                                rows * details_view_->verticalHeader()->defaultSectionSize() + 4);
+  details_view_->setVisible(true);
 }
 
 void CostTab::rebuild() {
@@ -141,24 +351,16 @@ void CostTab::rebuild() {
       QStringList labels;
       for (int i = 0; i < categories_.size(); ++i) {
         const bool fits = !categories_[i].endsWith(tr(" (no fit)"));
-        labels << (fits ? categories_[i] + QStringLiteral("\n") +
+        labels << (fits ? categories_[i] + QStringLiteral("<br>") +
                               loc.toString((*s.values)[i], 'f', s.values == &cycles_ ? 1 : 0)
                         : categories_[i]);
       }
-      auto* x = new QBarCategoryAxis;
-      x->append(labels);
-      chart->addAxis(x, Qt::AlignBottom);
-      series->attachAxis(x);
       double top = 0;
       for (double v : *s.values)
         top = std::max(top, v);
       top = std::max(top, s.limit);
-      auto* y = new QValueAxis;
-      y->setRange(0, top > 0 ? top * 1.12 : 1);
-      y->setLabelFormat(QStringLiteral("%.0f"));
-      y->applyNiceNumbers();
-      chart->addAxis(y, Qt::AlignLeft);
-      series->attachAxis(y);
+      AddAxes(chart, series, labels, top);
+      auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
       // Hide the per-set legend entries; only the limit line is named.
       for (auto* marker : chart->legend()->markers(series))
         marker->setVisible(false);
@@ -173,7 +375,7 @@ void CostTab::rebuild() {
         lx->setVisible(false);
         chart->addAxis(lx, Qt::AlignTop);
         line->attachAxis(lx);
-        line->attachAxis(y);
+        if (y != nullptr) line->attachAxis(y);
       }
       connect(series, &QStackedBarSeries::clicked, this,
               [this](int index, QBarSet*) { selection_->selectCase(index); });
@@ -183,6 +385,48 @@ void CostTab::rebuild() {
     delete old;
     s.view->setVisible(!categories_.isEmpty());
   }
+}
+
+void CostTab::rebuildPipes() {
+  auto* chart = new QChart;
+  chart->setTitle(tr("Pipe cycles of the busiest core and op head cost"));
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->legend()->setAlignment(Qt::AlignTop);
+  chart->setMargins(QMargins(4, 2, 4, 2));
+  if (!categories_.isEmpty()) {
+    // One set per pipe (and one for the head cost); each case's bottleneck bar is drawn selected,
+    // in the bottleneck colour.
+    auto* series = new QBarSeries;
+    double top = 0;
+    for (int p = 0; p <= kPipes; ++p) {
+      auto* set = new QBarSet(p < kPipes ? PipeName(p) : tr("op head"));
+      set->setColor(kPipeColors[p]);
+      set->setSelectedColor(kBottleneck);
+      for (int i = 0; i < categories_.size(); ++i) {
+        const double v = p < kPipes ? pipes_[i][p] : heads_[i];
+        *set << v;
+        top = std::max(top, v);
+        if (p == bottlenecks_[i]) set->selectBar(i);
+      }
+      series->append(set);
+    }
+    series->setBarWidth(0.8);
+    chart->addSeries(series);
+    QStringList labels;
+    for (int i = 0; i < categories_.size(); ++i) {
+      const QString star = i == chosen_ ? QStringLiteral("★ ") : QString();
+      labels << (bottlenecks_[i] >= 0
+                     ? star + categories_[i] + QStringLiteral("<br>") + PipeName(bottlenecks_[i])
+                     : star + categories_[i]);
+    }
+    AddAxes(chart, series, labels, top);
+    connect(series, &QBarSeries::clicked, this,
+            [this](int index, QBarSet*) { selection_->selectCase(index); });
+  }
+  QChart* old = pipes_view_->chart();
+  pipes_view_->setChart(chart);
+  delete old;
+  pipes_view_->setVisible(!categories_.isEmpty());
 }
 
 }  // namespace af::viewer

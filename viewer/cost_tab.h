@@ -1,7 +1,11 @@
-// The Cost tab: per tiling case, bars of what the cost model and solver say under the run's
-// bindings (Qt Charts): modelled cycles, UB occupancy against the UB capacity, cores used against
-// the profile's cores. The chosen case is drawn in its own colour; clicking a bar selects that
-// case for every panel. Without bound sizes there is nothing to chart and the tab says so.
+// The Cost tab: per tiling case, bars of what the ATT cost model and solver say under the run's
+// bindings (Qt Charts): modelled cycles, the per-pipe cycles of the busiest core (MTE2, MTE3,
+// VEC, SCALAR, with pipe head costs) next to the op head cost, the bottleneck pipe of each case
+// marked, UB occupancy against the UB capacity, cores used against the profile's cores. Below
+// the bars, the selected case in numbers: solver and cost table, the constraint that bound the
+// solution, pipes, head cost, and the model's MTE2/MTE3 bytes and vector repeats over all cores.
+// The chosen case is drawn in its own colour; clicking a bar selects that case for every panel.
+// Without bound sizes there is nothing to chart and the tab says so.
 #pragma once
 
 #include <QList>
@@ -11,6 +15,8 @@
 
 class QChartView;
 class QLabel;
+class QStandardItemModel;
+class QTableView;
 
 namespace af::viewer {
 
@@ -20,6 +26,27 @@ class CostTab : public InspectorTab {
   Q_OBJECT
 
  public:
+  // The pipes in the order of the pipe chart and the details table.
+  enum Pipe { kMte2 = 0, kMte3, kVec, kScalar, kPipes };
+  static QString PipeName(int pipe);  // "MTE2", "MTE3", "VEC", "SCALAR"
+  // Rows of the details table (column 0: what, column 1: value).
+  enum DetailRow {
+    kSolverRow = 0,
+    kPerfTableRow,
+    kCaseRow,
+    kBindingRow,
+    kMte2Row,
+    kMte3Row,
+    kVecRow,
+    kScalarRow,
+    kHeadRow,
+    kTotalRow,
+    kMte2BytesRow,
+    kMte3BytesRow,
+    kVecRepeatsRow,
+    kDetailRows
+  };
+
   explicit CostTab(SelectionModel* selection, QWidget* parent = nullptr);
 
   void showKernel(const RunPtr& run, int kernel, int tcase) override;
@@ -29,23 +56,40 @@ class CostTab : public InspectorTab {
   const QList<double>& cycles() const { return cycles_; }
   const QList<double>& ubBytes() const { return ub_bytes_; }
   const QList<double>& cores() const { return cores_; }
+  // Per case: the busiest core's cycles per pipe (kPipes values) and the op head cost.
+  const QList<QList<double>>& pipeCycles() const { return pipes_; }
+  const QList<double>& headCycles() const { return heads_; }
+  // Per case: the bottleneck pipe (a Pipe; -1 when the case does not fit).
+  const QList<int>& bottlenecks() const { return bottlenecks_; }
   double ubCapacity() const { return ub_capacity_; }
   double coreCount() const { return core_count_; }
   int chosen() const { return chosen_; }
+  int selected() const { return selected_; }
   QString message() const;
+  // The selected case in numbers (empty when there is nothing to chart).
+  QStandardItemModel* details() const { return details_; }
+  QString detail(DetailRow row) const;
 
  private:
   void rebuild();
+  void rebuildPipes();
+  void fillDetails(const RunPtr& run, int kernel);
 
   SelectionModel* selection_;
   QLabel* message_;
   QChartView* cycles_view_;
+  QChartView* pipes_view_;
   QChartView* ub_view_;
   QChartView* cores_view_;
+  QStandardItemModel* details_;
+  QTableView* details_view_;
   QStringList categories_;
   QList<double> cycles_;
   QList<double> ub_bytes_;
   QList<double> cores_;
+  QList<QList<double>> pipes_;
+  QList<double> heads_;
+  QList<int> bottlenecks_;
   double ub_capacity_ = 0;
   double core_count_ = 0;
   int chosen_ = -1;

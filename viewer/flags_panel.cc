@@ -11,7 +11,10 @@
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 #include <QVBoxLayout>
+#include <exception>
+#include <utility>
 
+#include "autofuse/att/tiling.h"
 #include "autofuse/hw/profile.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/support/error.h"
@@ -22,6 +25,16 @@ namespace af::viewer {
 namespace {
 
 constexpr char kForcedFlag[] = "force_tiling_case";
+constexpr char kAlgorithm[] = "autofuse_att_algorithm";
+constexpr char kUbThreshold[] = "att_ub_threshold";
+constexpr char kCoreThreshold[] = "att_corenum_threshold";
+constexpr char kTradeoff[] = "att_enable_multicore_ub_tradeoff";
+constexpr char kAccuracy[] = "att_accuracy_level";
+constexpr char kTilingCache[] = "autofuse_enable_tiling_cache";
+
+QString OnOff(int v) {
+  return v != 0 ? FlagsPanel::tr("on") : FlagsPanel::tr("off");
+}
 
 // Size symbols of a run in first-seen order: the kernels' tiling-data symbols, else the hint
 // graphs' size variables (refused kernels), then anything bound that neither names.
@@ -58,6 +71,70 @@ FlagsPanel::FlagsPanel(RunManager* runs, SelectionModel* selection, QWidget* par
   soc_->setToolTip(tr("Hardware profile (cores, UB size, alignment)"));
   forced_ = new QComboBox(this);
   forced_->setToolTip(tr("--force_tiling_case: use this tiling case instead of the cheapest"));
+  // The ATT solver's flags: combo boxes for the choices, line edits for the thresholds. Item 0 /
+  // an empty edit is "not set"; updateDefaults() names the profile's default in it.
+  static const QRegularExpression number(QStringLiteral("^[0-9]*(\\.[0-9]*)?$"));
+  auto* att = new QGroupBox(tr("Tiling solver (ATT)"), this);
+  auto* att_form = new QFormLayout(att);
+  auto add_combo = [&](const char* key, const QString& label,
+                       const std::vector<std::pair<QString, QString>>& items, const QString& tip) {
+    FlagRow r;
+    r.key = key;
+    r.combo = new QComboBox(att);
+    r.combo->setObjectName(QString::fromLatin1(key));
+    r.combo->addItem(QString(), QString());  // "profile default", named by updateDefaults()
+    for (const auto& [text, value] : items)
+      r.combo->addItem(text, value);
+    r.fixed_items = r.combo->count();
+    r.combo->setToolTip(tip);
+    att_form->addRow(label, r.combo);
+    att_form->labelForField(r.combo)->setToolTip(tip);
+    att_rows_.push_back(r);
+  };
+  auto add_edit = [&](const char* key, const QString& label, const QString& tip) {
+    FlagRow r;
+    r.key = key;
+    r.edit = new QLineEdit(att);
+    r.edit->setObjectName(QString::fromLatin1(key));
+    r.edit->setValidator(new QRegularExpressionValidator(number, r.edit));
+    r.edit->setToolTip(tip);
+    att_form->addRow(label, r.edit);
+    att_form->labelForField(r.edit)->setToolTip(tip);
+    att_rows_.push_back(r);
+  };
+  add_combo(kAlgorithm, tr("Solver"),
+            {{QStringLiteral("AxesReorder"), QStringLiteral("AxesReorder")},
+             {QStringLiteral("HighPerf"), QStringLiteral("HighPerf")},
+             {QStringLiteral("Exhaustive"), QStringLiteral("Exhaustive")}},
+            tr("--autofuse_att_algorithm (default AxesReorder): the tiling solver. AxesReorder: "
+               "UB-first greedy with binary search, multicore split, workload balance, UB/core "
+               "trade-off and core-count gears; HighPerf: local search from a feasible start, "
+               "keeping the best few; Exhaustive: every feasible tile × core count (slow on "
+               "large shapes)."));
+  add_edit(kUbThreshold, tr("UB threshold"),
+           tr("--att_ub_threshold, 0 to 1 (default 0.2 on A2/A3, 0.01 on ascend950): with the "
+              "UB/core trade-off, a tile is never shrunk below this share of the UB. Empty: the "
+              "profile's default."));
+  add_edit(kCoreThreshold, tr("Core threshold"),
+           tr("--att_corenum_threshold, 0 to 1 (default 0.4 on A2/A3, 1.0 on ascend950): with "
+              "the UB/core trade-off, tiles are shrunk when fewer than this share of the cores "
+              "would be used. Empty: the profile's default."));
+  add_combo(kTradeoff, tr("UB/core trade-off"),
+            {{tr("off (0)"), QStringLiteral("0")}, {tr("on (1)"), QStringLiteral("1")}},
+            tr("--att_enable_multicore_ub_tradeoff, 0 or 1 (default 0 on A2/A3, 1 on "
+               "ascend950): shrink the tile to give idle cores work, within the two "
+               "thresholds."));
+  add_combo(kAccuracy, tr("Accuracy level"),
+            {{tr("0 (no gear tuning)"), QStringLiteral("0")},
+             {tr("1 (core-count gears)"), QStringLiteral("1")}},
+            tr("--att_accuracy_level, 0 or 1 (default 1): at 1 the solution is compared with "
+               "neighbouring core-count gears and the cheapest is kept."));
+  add_combo(kTilingCache, tr("Tiling cache"),
+            {{tr("off (0)"), QStringLiteral("0")}, {tr("on (1)"), QStringLiteral("1")}},
+            tr("--autofuse_enable_tiling_cache, 0 or 1 (default 0): the generated tiling "
+               "function keeps its last 8 decisions per thread and reuses them for the same "
+               "shapes."));
+
   flags_ = new QLineEdit(this);
   flags_->setPlaceholderText(QStringLiteral("--key=value;--key2=value"));
   flags_->setToolTip(tr("Other AutoFuse flags, as in AUTOFUSE_FLAGS (recorded in the report)"));
@@ -91,6 +168,7 @@ FlagsPanel::FlagsPanel(RunManager* runs, SelectionModel* selection, QWidget* par
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(form);
+  layout->addWidget(att);
   layout->addWidget(shapes);
   layout->addWidget(build_);
   layout->addLayout(buttons);
@@ -101,7 +179,77 @@ FlagsPanel::FlagsPanel(RunManager* runs, SelectionModel* selection, QWidget* par
   connect(cancel_, &QPushButton::clicked, this, &FlagsPanel::cancelRequested);
   connect(runs_, &RunManager::busyChanged, cancel_, &QPushButton::setEnabled);
   connect(selection_, &SelectionModel::selectionChanged, this, &FlagsPanel::onSelectionChanged);
+  connect(soc_, &QComboBox::currentTextChanged, this, &FlagsPanel::updateDefaults);
+  updateDefaults();
   loadRun();
+}
+
+const std::vector<std::string>& FlagsPanel::FormFlags() {
+  static const std::vector<std::string> keys = {kAlgorithm, kUbThreshold, kCoreThreshold,
+                                                kTradeoff,  kAccuracy,    kTilingCache};
+  return keys;
+}
+
+const FlagsPanel::FlagRow* FlagsPanel::row(const std::string& key) const {
+  for (const auto& r : att_rows_) {
+    if (r.key == key) return &r;
+  }
+  return nullptr;
+}
+
+void FlagsPanel::updateDefaults() {
+  af_tiling::SolverOptions d;
+  try {
+    d = att::SolverOptionsFrom({}, hw::GetProfile(soc_->currentText().toStdString()));
+  } catch (const std::exception&) {
+    return;  // an unknown profile name: keep the texts
+  }
+  auto number = [](double v) { return QString::number(v, 'g', 6); };
+  for (const auto& r : att_rows_) {
+    QString text;
+    if (r.key == kAlgorithm) {
+      text = QString::fromStdString(att::AlgorithmName(d.algorithm));
+    } else if (r.key == kUbThreshold) {
+      text = number(d.ub_threshold);
+    } else if (r.key == kCoreThreshold) {
+      text = number(d.corenum_threshold);
+    } else if (r.key == kTradeoff) {
+      text = OnOff(d.tradeoff);
+    } else if (r.key == kAccuracy) {
+      text = QString::number(d.accuracy_level);
+    } else if (r.key == kTilingCache) {
+      text = OnOff(0);
+    }
+    if (r.combo != nullptr) r.combo->setItemText(0, tr("profile default (%1)").arg(text));
+    if (r.edit != nullptr) r.edit->setPlaceholderText(tr("profile default (%1)").arg(text));
+  }
+}
+
+bool FlagsPanel::setFormFlag(const std::string& key, const QString& value) {
+  const FlagRow* r = row(key);
+  if (r == nullptr) return false;
+  if (r->edit != nullptr) {
+    r->edit->setText(value);
+    return true;
+  }
+  // Values kept from an earlier run are dropped; a value the row does not offer is kept as its
+  // own item.
+  while (r->combo->count() > r->fixed_items)
+    r->combo->removeItem(r->combo->count() - 1);
+  int i = r->combo->findData(value);
+  if (i < 0) {
+    r->combo->addItem(value, value);
+    i = r->combo->count() - 1;
+  }
+  r->combo->setCurrentIndex(i);
+  return true;
+}
+
+QString FlagsPanel::formFlag(const std::string& key) const {
+  const FlagRow* r = row(key);
+  if (r == nullptr) return QString();
+  if (r->edit != nullptr) return r->edit->text().trimmed();
+  return r->combo->currentData().toString();
 }
 
 void FlagsPanel::onSelectionChanged(const Selection& now, const Selection& before) {
@@ -129,6 +277,11 @@ void FlagsPanel::loadRun() {
   setSoc(QString::fromStdString(run->request.soc));
   auto flags = run->request.flags;
   flags.erase(kForcedFlag);
+  for (const auto& r : att_rows_) {
+    const auto it = flags.find(r.key);
+    setFormFlag(r.key, it != flags.end() ? QString::fromStdString(it->second) : QString());
+    if (it != flags.end()) flags.erase(it);
+  }
   flags_->setText(FlagsText(flags));
   build_->setChecked(run->request.build);
   static const QRegularExpression digits(QStringLiteral("^[0-9]{0,18}$"));
@@ -180,6 +333,23 @@ bool FlagsPanel::request(RunRequest* out, QString* error) const {
   r.build = build_->isChecked();
   try {
     pipeline::ParseFlags(flags_->text().toStdString(), &r.flags);
+    // A set form row wins over the same flag typed under Other flags.
+    for (const auto& fr : att_rows_) {
+      const QString v = formFlag(fr.key);
+      if (v.isEmpty()) continue;
+      if (fr.edit != nullptr) {
+        bool ok = false;
+        const double x = v.toDouble(&ok);
+        if (!ok || x < 0 || x > 1) {
+          if (error) {
+            *error = tr("--%1 must be a number from 0 to 1, not '%2'")
+                         .arg(QString::fromStdString(fr.key), v);
+          }
+          return false;
+        }
+      }
+      r.flags[fr.key] = v.toStdString();
+    }
     for (const auto& [name, edit] : bind_edits_) {
       const QString v = edit->text().trimmed();
       if (v.isEmpty()) continue;
@@ -238,6 +408,10 @@ QStringList FlagsPanel::symbols() const {
 
 void FlagsPanel::setExtraFlags(const QString& text) {
   flags_->setText(text);
+}
+
+QString FlagsPanel::extraFlags() const {
+  return flags_->text();
 }
 
 void FlagsPanel::setBuild(bool build) {

@@ -1,13 +1,17 @@
 // The "Flags & shapes" form: the hardware profile, the known flags (force_tiling_case, offered
-// as the selected kernel's cases), any other flags as free text in AutoFuse's "--key=value;…"
-// syntax, one field per size symbol, and whether to build the kernels with the host compiler.
-// It is filled from the selected run; Re-run asks for a new run with what the form says (the
-// main window adds it next to the old one), Cancel drops the running job.
+// as the selected kernel's cases; the ATT tiling solver's flags, each "profile default" until
+// set), any other flags as free text in AutoFuse's "--key=value;…" syntax, one field per size
+// symbol, and whether to build the kernels with the host compiler. It is filled from the
+// selected run (a flag with a form row is shown there, never also under Other flags); Re-run asks
+// for a new run with what the form says (the main window adds it next to the old one), Cancel
+// drops the running job.
 #pragma once
 
 #include <QString>
 #include <QWidget>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "run_data.h"
 #include "selection_model.h"
@@ -40,6 +44,15 @@ class FlagsPanel : public QWidget {
   QString binding(const QString& symbol) const;
   QStringList symbols() const;
   void setExtraFlags(const QString& text);
+  QString extraFlags() const;
+  // The ATT flags with a form row, in form order: autofuse_att_algorithm, att_ub_threshold,
+  // att_corenum_threshold, att_enable_multicore_ub_tradeoff, att_accuracy_level,
+  // autofuse_enable_tiling_cache. Each row's widget has the flag as its object name.
+  static const std::vector<std::string>& FormFlags();
+  // A form row's value; empty: not set (the pipeline uses the profile's default). Setting a value
+  // the row does not offer keeps it (the pipeline judges it). False for a flag without a row.
+  bool setFormFlag(const std::string& key, const QString& value);
+  QString formFlag(const std::string& key) const;
   void setBuild(bool build);
   void showError(const QString& text);
 
@@ -51,6 +64,17 @@ class FlagsPanel : public QWidget {
   void onSelectionChanged(const Selection& now, const Selection& before);
   void loadRun();
   void loadCases();
+  void updateDefaults();  // the "profile default" texts for the selected hardware
+
+  // One form row of an ATT flag: a combo box (fixed choices, item data = the flag's value, ""
+  // for "profile default") or a line edit (a number; empty = not set).
+  struct FlagRow {
+    std::string key;
+    QComboBox* combo = nullptr;
+    int fixed_items = 0;  // the combo's own items; more are values kept from a run
+    QLineEdit* edit = nullptr;
+  };
+  const FlagRow* row(const std::string& key) const;
 
   RunManager* runs_;
   SelectionModel* selection_;
@@ -59,6 +83,7 @@ class FlagsPanel : public QWidget {
   QComboBox* forced_;
   QFormLayout* bindings_form_;
   std::map<QString, QLineEdit*> bind_edits_;
+  std::vector<FlagRow> att_rows_;
   QLineEdit* flags_;
   QCheckBox* build_;
   QPushButton* rerun_;

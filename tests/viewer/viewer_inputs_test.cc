@@ -150,10 +150,20 @@ TEST(RunDiff, MatchesKernelsByGraphName) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].graph, "add_bcast_relu");
   ASSERT_TRUE(d[0].a.present && d[0].b.present && d[0].a.tiled && d[0].b.tiled);
-  EXPECT_EQ(d[0].a.block_dim, 37);
-  EXPECT_EQ(d[0].a.ub_bytes, 24960);
-  EXPECT_NE(d[0].a.case_name,
-            d[0].b.case_name);  // B0Y0_inline vs B0Y1_inline (a row no longer fits)
+  // Each side is its run's decision.
+  const auto& ta = a->kernel(0)->tiling();
+  const auto& tb = b->kernel(0)->tiling();
+  EXPECT_EQ(d[0].a.block_dim, static_cast<qint64>(ta.block_dim()));
+  EXPECT_EQ(d[0].a.ub_bytes, ta.ub_bytes());
+  EXPECT_EQ(d[0].b.block_dim, static_cast<qint64>(tb.block_dim()));
+  EXPECT_EQ(d[0].b.ub_bytes, tb.ub_bytes());
+  EXPECT_DOUBLE_EQ(d[0].a.cycles, ta.modeled_cycles());
+  EXPECT_DOUBLE_EQ(d[0].b.cycles, tb.modeled_cycles());
+  EXPECT_EQ(d[0].a.case_name, ShortCaseName(*a->kernel(0), ta.chosen_case()));
+  EXPECT_EQ(d[0].b.case_name, ShortCaseName(*b->kernel(0), tb.chosen_case()));
+  // A row of 200003 does not fit in UB, so run b must tile z1 (a B0Y1 case); run a tiles z0.
+  EXPECT_TRUE(d[0].b.case_name.startsWith("B0Y1")) << d[0].b.case_name.toStdString();
+  EXPECT_NE(d[0].a.case_name, d[0].b.case_name);
   EXPECT_NE(d[0].a.cycles, d[0].b.cycles);
   EXPECT_FALSE(d[0].a.template_name.isEmpty());
   EXPECT_TRUE(d[0].changed());
@@ -215,8 +225,9 @@ TEST_F(InputsWindowTest, CompareTwoRunsOfTheSample) {
   ASSERT_EQ(m->rowCount(), 1);
   EXPECT_EQ(m->columnCount(), CompareDialog::kColumns);
   EXPECT_EQ(m->item(0, CompareDialog::kKernel)->text(), "add_bcast_relu");
-  EXPECT_EQ(m->item(0, CompareDialog::kBlockA)->text(), "37");
-  EXPECT_EQ(m->item(0, CompareDialog::kUbA)->text(), "24960");
+  const auto& ta = w()->runs()->run(0)->kernel(0)->tiling();
+  EXPECT_EQ(m->item(0, CompareDialog::kBlockA)->text(), QString::number(ta.block_dim()));
+  EXPECT_EQ(m->item(0, CompareDialog::kUbA)->text(), QString::number(ta.ub_bytes()));
   EXPECT_NE(m->item(0, CompareDialog::kCaseA)->text(), m->item(0, CompareDialog::kCaseB)->text());
   EXPECT_FALSE(m->item(0, CompareDialog::kCyclesDelta)->text().isEmpty());
   EXPECT_TRUE(dlg->summary().contains("1 changed"));

@@ -62,9 +62,35 @@ TEST(RunJob, CompilesTheSampleWithBindings) {
   EXPECT_EQ(k.hint_graph().graph_name(), "add_bcast_relu");
   EXPECT_EQ(k.cases_size(), 5);  // B0Y0, B0Y1, their brc_inline variants, B0Y0_unaligned
   ASSERT_TRUE(k.has_tiling());
-  EXPECT_EQ(k.tiling().chosen_case(), 2);  // B0Y0_inline
-  EXPECT_EQ(k.tiling().block_dim(), 37u);
-  EXPECT_EQ(k.tiling().ub_bytes(), 24960);
+  // The bindings reached the tiling stage, and the decision the report records is the chosen
+  // case's solution (which case that is, is the cost model's business).
+  const auto& t = k.tiling();
+  EXPECT_EQ(t.bindings().at("s0"), 37);
+  EXPECT_EQ(t.bindings().at("s1"), 1031);
+  EXPECT_EQ(t.solver(), "AxesReorder");  // no --autofuse_att_algorithm: the default
+  EXPECT_EQ(t.perf_table(), 1);          // ascend910b: the A2/A3 cost tables
+  ASSERT_GE(t.chosen_case(), 0);
+  ASSERT_LT(t.chosen_case(), k.cases_size());
+  const auto& chosen = k.cases(t.chosen_case());
+  ASSERT_TRUE(chosen.feasible());
+  EXPECT_EQ(t.block_dim(), chosen.block_dim());
+  EXPECT_EQ(t.ub_bytes(), chosen.ub_bytes());
+  EXPECT_DOUBLE_EQ(t.modeled_cycles(), chosen.modeled_cycles());
+  EXPECT_GE(t.block_dim(), 1u);
+  EXPECT_LE(t.block_dim(), static_cast<unsigned>(t.cores()));
+  EXPECT_LE(t.ub_bytes(), t.ub_capacity());
+  // Every solved case carries the model's terms: cycles = slowest pipe + op head cost.
+  for (const auto& c : k.cases()) {
+    if (!c.feasible()) continue;
+    const double pipe =
+        std::max({c.mte2_cycles(), c.mte3_cycles(), c.vec_cycles(), c.scalar_cycles()});
+    EXPECT_GT(c.head_cycles(), 0) << c.name();
+    EXPECT_NEAR(c.modeled_cycles(), pipe + c.head_cycles(), 1e-6 * c.modeled_cycles()) << c.name();
+    EXPECT_FALSE(c.binding().empty()) << c.name();
+    EXPECT_GT(c.model_mte2_bytes(), 0) << c.name();
+    EXPECT_GT(c.model_mte3_bytes(), 0) << c.name();
+    EXPECT_GT(c.model_vec_repeats(), 0) << c.name();
+  }
   // Sources are kept in memory, one entry per generated file.
   ASSERT_EQ(run->sources.count(k.name()), 1u);
   const auto& files = run->sources.at(k.name());
@@ -144,8 +170,15 @@ TEST(ReportFiles, ReportFromAfcLayoutFindsScheduleAndInput) {
   const auto& files = loaded->sources.at(run->kernel(0)->name());
   EXPECT_TRUE(std::any_of(files.begin(), files.end(),
                           [](const SourceFile& f) { return f.name == "schedule.txt"; }));
-  EXPECT_EQ(loaded->kernel(0)->tiling().chosen_case(),
-            3);  // a row of 200003 does not fit: B0Y1_inline
+  // The decision survives the round trip; a row of 200003 does not fit, so it tiles z1 (a B0Y1
+  // case) and the B0Y0 case is marked infeasible.
+  const auto& lk = *loaded->kernel(0);
+  ASSERT_TRUE(lk.has_tiling());
+  EXPECT_EQ(lk.tiling().chosen_case(), run->kernel(0)->tiling().chosen_case());
+  EXPECT_TRUE(ShortCaseName(lk, lk.tiling().chosen_case()).startsWith("B0Y1"))
+      << ShortCaseName(lk, lk.tiling().chosen_case()).toStdString();
+  EXPECT_EQ(ShortCaseName(lk, 0), "B0Y0");
+  EXPECT_FALSE(lk.cases(0).feasible());
 }
 
 TEST(ReportFiles, SourcePathsCannotLeaveTheReportFolder) {
@@ -287,9 +320,16 @@ TEST(Navigator, RunsKernelsCasesAndReasons) {
   ASSERT_EQ(m.rowCount(run0), 1);
   const QModelIndex k0 = m.index(0, 0, run0);
   EXPECT_EQ(k0.data().toString(), "add_bcast_relu");
-  EXPECT_TRUE(m.index(0, 1, run0).data().toString().startsWith("B0Y0"));
-  ASSERT_EQ(m.rowCount(k0), 5);                                           // five cases
-  EXPECT_TRUE(m.index(2, 1, k0).data().toString().startsWith("chosen"));  // B0Y0_inline
+  // The outcome names the chosen case; among the five case rows only that one says "chosen".
+  const auto& gk = *good->kernel(0);
+  const int chosen = gk.tiling().chosen_case();
+  const QString outcome = m.index(0, 1, run0).data().toString();
+  EXPECT_TRUE(outcome.startsWith(ShortCaseName(gk, chosen) + " ")) << outcome.toStdString();
+  ASSERT_EQ(m.rowCount(k0), 5);  // five cases
+  for (int c = 0; c < 5; ++c) {
+    EXPECT_EQ(m.index(c, 0, k0).data().toString(), ShortCaseName(gk, c)) << c;
+    EXPECT_EQ(m.index(c, 1, k0).data().toString().startsWith("chosen"), c == chosen) << c;
+  }
 
   const QModelIndex run1 = m.index(1, 0);
   ASSERT_EQ(m.rowCount(run1), 2);
@@ -359,14 +399,21 @@ TEST(ReportGraphs, HintNormalisedAndImplGraphs) {
 TEST(ReportGraphs, CaseHelpers) {
   const auto run = Compile(SamplePath(), Bound(37, 1031));
   const auto& k = *run->kernel(0);
-  EXPECT_EQ(DefaultCase(k), 2);
+  const int chosen = k.tiling().chosen_case();
+  ASSERT_GE(chosen, 0);
+  EXPECT_EQ(DefaultCase(k), chosen);
   EXPECT_EQ(EffectiveCase(k, 1), 1);
-  EXPECT_EQ(EffectiveCase(k, 5), 2);
+  EXPECT_EQ(EffectiveCase(k, 5), chosen);  // no case 5: the chosen one
+  EXPECT_EQ(EffectiveCase(k, -1), chosen);
   EXPECT_EQ(ShortCaseName(k, 1), "B0Y1");
+  // Case B0Y1 tiles z1 (z1t) and merges z0 with z1T before the block split (z0z1Tb).
+  ASSERT_TRUE(k.cases(1).feasible());
   const auto b = CaseBindings(k, 1);
   EXPECT_EQ(b.at("s0"), 37);
-  EXPECT_EQ(b.at("z1t_size"), 528);
-  EXPECT_EQ(b.at("z0z1Tb_size"), 2);
+  EXPECT_EQ(b.at("z1t_size"), k.cases(1).tile());
+  EXPECT_EQ(b.at("z0z1Tb_size"), k.cases(1).tiles_per_block());
+  EXPECT_GE(b.at("z1t_size"), 1);
+  EXPECT_LE(b.at("z1t_size"), 1031);
   EXPECT_EQ(BindingsText(b).left(7), "s0=37, ");
   const auto unbound = Compile(SamplePath());
   EXPECT_TRUE(CaseBindings(*unbound->kernel(0), 0).empty());
