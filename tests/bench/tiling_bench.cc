@@ -14,6 +14,8 @@ namespace {
 
 using af::sym::Expr;
 
+constexpr std::int64_t kUb = std::int64_t{192} * 1024;  // the e2e tests' UB size
+
 void BM_SymBuildCeilDiv(benchmark::State& state) {
   const Expr s0 = Expr::Sym("s0");
   const Expr s1 = Expr::Sym("s1");
@@ -52,8 +54,8 @@ void BM_SelectCase(benchmark::State& state) {
   const auto& params = set.params;
   for (auto _ : state) {
     af_tiling::CaseSolution best;
-    const int chosen = af_tiling::SelectCase(params.data(), static_cast<int>(params.size()), 48,
-                                             192 * 1024, -1, &best);
+    const int chosen =
+        af_tiling::SelectCase(params.data(), static_cast<int>(params.size()), 48, kUb, -1, &best);
     benchmark::DoNotOptimize(chosen);
     benchmark::DoNotOptimize(best);
   }
@@ -111,7 +113,7 @@ void BM_SolveCaseTestGraphs(benchmark::State& state) {
   for (auto _ : state) {
     for (const auto& set : t.sets) {
       for (const auto& p : set.params) {
-        auto sol = af_tiling::SolveCase(p, 48, 192 * 1024);
+        auto sol = af_tiling::SolveCase(p, 48, kUb);
         benchmark::DoNotOptimize(sol);
       }
     }
@@ -126,7 +128,7 @@ void BM_SelectCaseTestGraphs(benchmark::State& state) {
     for (const auto& set : t.sets) {
       af_tiling::CaseSolution best;
       const int chosen = af_tiling::SelectCase(
-          set.params.data(), static_cast<int>(set.params.size()), 48, 192 * 1024, -1, &best);
+          set.params.data(), static_cast<int>(set.params.size()), 48, kUb, -1, &best);
       benchmark::DoNotOptimize(chosen);
     }
   }

@@ -190,16 +190,16 @@ int main(int argc, char** argv) {
               "worst", "ns/case", "ns/kernel", "worst shape");
   for (const auto& g : stats) {
     std::printf("%-26s %6d %8.1f%% %8.1f%% %8.4f %10.0f %10.0f  %s\n", g.name.c_str(), g.shapes,
-                g.shapes ? 100.0 * g.within / g.shapes : 0.0,
-                g.shapes ? 100.0 * g.heuristic_within / g.shapes : 0.0, g.worst, Median(g.case_ns),
-                Median(g.kernel_ns), g.worst_shape.c_str());
+                g.shapes > 0 ? 100.0 * g.within / g.shapes : 0.0,
+                g.shapes > 0 ? 100.0 * g.heuristic_within / g.shapes : 0.0, g.worst,
+                Median(g.case_ns), Median(g.kernel_ns), g.worst_shape.c_str());
   }
-  const double share = total ? 100.0 * within / total : 0.0;
+  const double share = total > 0 ? 100.0 * within / total : 0.0;
   std::printf(
       "all: %d (graph, shape) cases on %s; AxesReorder within 3%% of exhaustive on %.1f%%, "
       "HighPerf on %.1f%%; worst AxesReorder/exhaustive %.4f at %s; median solve %.0f ns per "
       "case, %.0f ns per kernel\n",
-      total, soc.c_str(), share, total ? 100.0 * heuristic_within / total : 0.0, worst,
+      total, soc.c_str(), share, total > 0 ? 100.0 * heuristic_within / total : 0.0, worst,
       worst_where.c_str(), Median(all_case_ns), Median(all_kernel_ns));
   if (check && (total == 0 || share < 95.0)) {
     std::printf("FAIL: target is >= 95%% within 3%%\n");

@@ -87,6 +87,7 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
           {"cycles", sol.cost},
           {"binding", af_tiling::BindingName(sol.binding)},
           {"solver", att::AlgorithmName(solver.algorithm)},
+          {"formulas", att::PipeFormulas(k.schedule, t.chosen, solver.perf_version)},
           {"model",
            {{"mte2_bytes", sol.mte2_bytes},
             {"mte3_bytes", sol.mte3_bytes},

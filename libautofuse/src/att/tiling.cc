@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -532,6 +533,147 @@ sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
                                                       sym::Expr(std::max(32, s.vec_align_bytes)));
   }
   return total;
+}
+
+namespace {
+
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+const char* ApiName(int32_t api) {
+  static const char* const kNames[af_tiling::kNumApis] = {
+      "none",       "Abs",       "Add",       "Adds",      "Sub",        "Mul",
+      "Muls",       "Div",       "Max",       "Maxs",      "Min",        "Mins",
+      "Exp",        "Ln",        "Sqrt",      "Rsqrt",     "Reciprocal", "Relu",
+      "Sigmoid",    "Tanh",      "Erf",       "Sign",      "Power",      "Cast16to32",
+      "Cast32to16", "CastOther", "Compare",   "Select",    "Duplicate",  "Brcb",
+      "Copy",       "Gather",    "ReduceSum", "ReduceMax", "ReduceMin",  "ReduceProd"};
+  return api >= 0 && api < af_tiling::kNumApis ? kNames[api] : "?";
+}
+
+}  // namespace
+
+std::vector<std::string> PipeFormulas(const ScheduleResult& s, int case_index, int perf_version) {
+  using sym::Expr;
+  const auto& c = s.cases.at(case_index);
+  const af_tiling::PerfTable& t = af_tiling::PerfTableFor(perf_version);
+  const auto nodes = PerfNodesFor(s, case_index);
+  const int k = c.tile_dim;
+  const int last = static_cast<int>(s.dims.size()) - 1;
+  auto size = [&](int j) { return s.graph.FindAxis(s.dims[j])->size; };
+  const Expr tile = Expr::Sym(c.tile_var);
+  const bool tile_is_r = k < static_cast<int>(s.r_dim.size()) && s.r_dim[k];
+  Expr r_before(1);
+  for (int j = 0; j < k; ++j) {
+    if (s.r_dim[j]) r_before = r_before * size(j);
+  }
+  // Extent of dim j in a block with extent-1 dims `mask`, the innermost padded when `pad`.
+  auto ext = [&](int j, std::uint32_t mask, bool pad) {
+    Expr e = ((mask >> j) & 1u) != 0 ? Expr(1) : j == k ? tile : size(j);
+    if (pad && j == last) e = sym::Align(e, Expr(s.row_align));
+    return e;
+  };
+  auto block = [&](std::uint32_t mask, bool pad, int from) {
+    Expr e(1);
+    for (int j = from; j <= last; ++j)
+      e = e * ext(j, mask, pad);
+    return e;
+  };
+  std::string pipes[af_tiling::kNumPipes];
+  auto add = [&](int pipe, const std::string& term) {
+    pipes[pipe] += (pipes[pipe].empty() ? "" : " + ") + term;
+  };
+  for (const auto& n : nodes) {
+    // Executions per A iteration (core part).
+    Expr execs(1);
+    if (n.when == af_tiling::kWhenVarying && n.kind != af_tiling::kNodeWsStore &&
+        n.kind != af_tiling::kNodeWsLoad) {
+      execs = Expr(n.sweeps > 0 ? n.sweeps : 1) * r_before;
+      if (tile_is_r) execs = execs * sym::CeilDiv(size(k), tile);
+    }
+    const std::string x = execs == Expr(1) ? "" : execs.ToString() + " x ";
+    switch (n.kind) {
+      case af_tiling::kNodeLoad:
+      case af_tiling::kNodeStore: {
+        const bool load = n.kind == af_tiling::kNodeLoad;
+        const af_tiling::Dma& d = load ? t.load : t.store;
+        const Expr bytes = block(n.one_mask, false, k) * Expr(n.esize);
+        add(load ? af_tiling::kPipeMte2 : af_tiling::kPipeMte3,
+            x + "(" + bytes.ToString() + " / T_" + (load ? "load" : "store") + " + " + Num(d.h) +
+                ")");
+        break;
+      }
+      case af_tiling::kNodeWsStore:
+      case af_tiling::kNodeWsLoad: {
+        const bool load = n.kind == af_tiling::kNodeWsLoad;
+        const Expr bytes = block(n.one_mask, true, k) * Expr(n.esize);
+        add(load ? af_tiling::kPipeMte2 : af_tiling::kPipeMte3,
+            std::string(load ? "r_split x " : "") + "(" + bytes.ToString() + " / T_" +
+                (load ? "load" : "store") + " + " + Num(load ? t.load.h : t.store.h) + ")");
+        break;
+      }
+      case af_tiling::kNodeScalar:
+        add(af_tiling::kPipeScalar, sym::Align(block(0, false, k), Expr(s.row_align)).ToString());
+        break;
+      default: {
+        Expr calls(1);
+        Expr per = n.compact != 0 ? sym::Align(block(0, false, k), Expr(s.row_align))
+                                  : block(n.one_mask, true, k);
+        if (n.split > k && n.split <= last) {
+          calls = Expr(1);
+          for (int j = k; j < n.split; ++j)
+            calls = calls * ext(j, n.one_mask, false);
+          per = block(n.one_mask, true, n.split);
+        }
+        if (n.align_elems > 0) per = sym::Align(per, Expr(n.align_elems));
+        std::string cost;
+        if (t.version == 2) {
+          const auto& mi = t.micro[n.api];
+          cost = Num(t.vec_head + mi.latency) + " + " + Num(mi.throughput) + " x ceil(" +
+                 (per * Expr(n.esize)).ToString() + " / 256)";
+        } else {
+          const auto& l = t.linear[n.api];
+          const bool half = n.esize <= 2;
+          cost = Num(half ? l.k16 : l.k32) + " x " + per.ToString() + " + " +
+                 Num(half ? l.b16 : l.b32);
+        }
+        const Expr all = execs * calls;
+        add(af_tiling::kPipeVec, std::string(ApiName(n.api)) + ": " +
+                                     (all == Expr(1) ? "" : all.ToString() + " x ") + "(" + cost +
+                                     ")");
+        break;
+      }
+    }
+  }
+  const std::string per_core = c.kind == schedule::CaseKind::kRCore ? "r_per_block" : c.block_var;
+  const std::string mte2_head = t.mte2_head_k > 0
+                                    ? Num(t.mte2_head_k) + " x block_dim + " + Num(t.mte2_head_b)
+                                    : Num(t.mte2_head_b);
+  const std::string mte2_small =
+      t.mte2_head_small_k > 0
+          ? Num(t.mte2_head_small_k) + " x block_dim + " + Num(t.mte2_head_small_b)
+          : Num(t.mte2_head_small_b);
+  auto wrap = [&](int pipe) {
+    return pipes[pipe].empty() ? std::string("0") : per_core + " x [" + pipes[pipe] + "]";
+  };
+  std::vector<std::string> out;
+  out.push_back("MTE2 = " + wrap(af_tiling::kPipeMte2) + " + head (" + mte2_head + "; " +
+                mte2_small + " below " + Num(t.mte2_head_threshold) +
+                " B), T_load = " + Num(t.load.a) + " + " + Num(t.load.b) + " / block_dim (" +
+                Num(t.load.small_a) + " + " + Num(t.load.small_b) + " / block_dim below " +
+                Num(t.load.small_bytes) + " B)");
+  out.push_back("MTE3 = " + wrap(af_tiling::kPipeMte3) + " + " + Num(t.mte3_head) +
+                ", T_store = " + Num(t.store.a) + " + " + Num(t.store.b) + " / block_dim");
+  out.push_back("VEC = " + wrap(af_tiling::kPipeVec) +
+                (t.version == 1 ? " + " + Num(t.vec_head) : std::string()));
+  out.push_back("SCALAR = " + (pipes[af_tiling::kPipeScalar].empty()
+                                   ? std::string("0")
+                                   : pipes[af_tiling::kPipeScalar]));
+  out.push_back("cycles = max(MTE2, MTE3, VEC, SCALAR) + " + Num(t.op_head) + " x block_dim");
+  return out;
 }
 
 }  // namespace af::att

@@ -309,6 +309,10 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
       cr->set_tile_var(ic.tile_var);
       cr->set_block_var(ic.block_var);
       cr->set_ub_bytes_expr(att::UbBytesExpr(k.schedule, static_cast<int>(c)).ToString());
+      for (const auto& f :
+           att::PipeFormulas(k.schedule, static_cast<int>(c),
+                             att::SolverOptionsFrom(options.flags, profile).perf_version))
+        cr->add_pipe_formulas(f);
       ir::ToProto(ic.graph, cr->mutable_impl_graph());
       cr->set_impl_graph_text(ir::DumpText(ic.graph));
       if (k.tiling) {

@@ -377,6 +377,20 @@ TEST(Pipeline, ReportCarriesGraphsCasesTilingAndTimings) {
                           "add_bcast_relu_B0Y1", "VECIN", "\"mte2_cycles\"", "\"origin\""}) {
     EXPECT_THAT(json, HasSubstr(key));
   }
+  for (const char* key : {"\"pipe_formulas\"", "\"binding\"", "\"head_cycles\"",
+                          "\"model_mte2_bytes\"", "\"solver\": \"AxesReorder\"", "T_load"}) {
+    EXPECT_THAT(json, HasSubstr(key));
+  }
+  // The formulas name each case's own tiling variables and price every pipe.
+  for (const auto& c : r.kernels[0].schedule.cases) {
+    const int i = static_cast<int>(&c - r.kernels[0].schedule.cases.data());
+    const auto f = att::PipeFormulas(r.kernels[0].schedule, i, 1);
+    ASSERT_EQ(f.size(), 5u);
+    EXPECT_THAT(f[0], HasSubstr(c.tile_var));
+    EXPECT_THAT(f[0], HasSubstr("MTE2 = "));
+    EXPECT_THAT(f[2], HasSubstr("Add"));
+    EXPECT_THAT(att::PipeFormulas(r.kernels[0].schedule, i, 2)[0], HasSubstr("1174.3"));
+  }
   std::vector<std::string> stages;
   for (const auto& t : r.timings)
     stages.push_back(t.stage);

@@ -77,4 +77,12 @@ TilingDecision Solve(const schedule::ScheduleResult& s, const sym::Bindings& b,
 // Symbolic UB bytes of a case as a function of its tile variable and the size symbols.
 sym::Expr UbBytesExpr(const schedule::ScheduleResult& s, int case_index);
 
+// The case's cost per pipe as readable symbolic formulas over its tiling variables, the size
+// symbols and block_dim: "MTE2 = <tiles per block> x (Σ executions x call cost) + head", one
+// line each for MTE2, MTE3, VEC, SCALAR and the op head, for the busiest core at a full tile
+// (tails and r_core's phases are priced as docs/tiling.md describes). `perf_version` picks the
+// cost tables (1: A2/A3, 2: 950).
+std::vector<std::string> PipeFormulas(const schedule::ScheduleResult& s, int case_index,
+                                      int perf_version);
+
 }  // namespace af::att

@@ -434,7 +434,7 @@ inline void Price(const Model& m, CaseSolution* s, bool totals) {
   for (double& x : s->pipes)
     x = 0;
   const Loops l = LoopsOf(p, s->tile);
-  const double bd = static_cast<double>(s->block_dim);
+  const auto bd = static_cast<double>(s->block_dim);
   const Rates rates = RatesOf(t, bd);
   Accum core;   // the busiest core
   Accum total;  // all cores (counts only)

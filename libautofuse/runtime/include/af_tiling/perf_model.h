@@ -242,8 +242,9 @@ inline double DmaCycles(const Dma& d, double bytes, double rows, double gap_byte
 inline double VecCycles(const PerfTable& t, int32_t api, double elems, int32_t esize) {
   if (api <= kApiNone || api >= kNumApis || elems <= 0) return 0;
   if (t.version == 2) {
-    const double repeats = static_cast<double>((static_cast<int64_t>(elems) * esize + 255) / 256);
-    return t.vec_head + t.micro[api].latency + t.micro[api].throughput * repeats;
+    const int64_t repeats = (static_cast<int64_t>(elems) * esize + 255) / 256;  // whole repeats
+    return t.vec_head + t.micro[api].latency +
+           t.micro[api].throughput * static_cast<double>(repeats);
   }
   const Linear& l = t.linear[api];
   return esize <= 2 ? l.k16 * elems + l.b16 : l.k32 * elems + l.b32;
