@@ -5,6 +5,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
@@ -119,13 +120,43 @@ CostTab::CostTab(SelectionModel* selection, QWidget* parent)
   details_view_->setSelectionMode(QAbstractItemView::NoSelection);
   details_view_->setWordWrap(false);
   details_view_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // The selected case's formulas: monospace, wrapped with a hanging indent, selectable.
+  formulas_box_ = new QWidget(body);
+  formulas_title_ = new QLabel(formulas_box_);
+  QFont title_font = formulas_title_->font();
+  title_font.setBold(true);
+  formulas_title_->setFont(title_font);
+  formulas_view_ = new QLabel(formulas_box_);
+  formulas_view_->setObjectName(QStringLiteral("costFormulas"));
+  formulas_view_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  formulas_view_->setTextFormat(Qt::RichText);
+  formulas_view_->setWordWrap(true);
+  formulas_view_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  formulas_view_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+  formulas_view_->setFrameShape(QFrame::StyledPanel);
+  formulas_view_->setBackgroundRole(QPalette::Base);
+  formulas_view_->setAutoFillBackground(true);
+  formulas_view_->setMargin(4);
+  formulas_view_->setToolTip(
+      tr("The ATT cost model of this case as formulas over its tiling variables, the size "
+         "symbols and block_dim: per pipe, the cycles of the busiest core (with the pipe's head "
+         "cost), and the modelled cycles = the slowest pipe + the op head cost. They do not "
+         "depend on the bindings."));
+  auto* formulas_layout = new QVBoxLayout(formulas_box_);
+  formulas_layout->setContentsMargins(0, 4, 0, 4);
+  formulas_layout->setSpacing(2);
+  formulas_layout->addWidget(formulas_title_);
+  formulas_layout->addWidget(formulas_view_);
   auto* body_layout = new QVBoxLayout(body);
   body_layout->setContentsMargins(0, 0, 0, 0);
   body_layout->addWidget(cycles_view_, 1);
   body_layout->addWidget(pipes_view_, 1);
   body_layout->addWidget(details_view_);
+  body_layout->addWidget(formulas_box_);
   body_layout->addWidget(ub_view_, 1);
   body_layout->addWidget(cores_view_, 1);
+  // Takes the room of the hidden charts when only the formulas are shown.
+  body_layout->addStretch();
   auto* scroll = new QScrollArea(this);
   scroll->setWidget(body);
   scroll->setWidgetResizable(true);
@@ -149,6 +180,10 @@ QString CostTab::detail(DetailRow row) const {
 
 QString CostTab::message() const {
   return message_->text();
+}
+
+QString CostTab::formulasTitle() const {
+  return formulas_title_->text();
 }
 
 void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
@@ -208,6 +243,7 @@ void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
                                kChosen.name(), kSelected.name(), kBottleneck.name()));
   }
   fillDetails(run, kernel);
+  fillFormulas(run, kernel, tcase);
   rebuild();
   rebuildPipes();
 }
@@ -301,6 +337,40 @@ void CostTab::fillDetails(const RunPtr& run, int kernel) {
   details_view_->setFixedHeight(details_view_->horizontalHeader()->sizeHint().height() +
                                 rows * details_view_->verticalHeader()->defaultSectionSize() + 4);
   details_view_->setVisible(true);
+}
+
+void CostTab::fillFormulas(const RunPtr& run, int kernel, int tcase) {
+  formulas_.clear();
+  const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
+  // The formulas do not depend on the bindings: shown for unbound runs too.
+  const int c = k != nullptr && k->cases_size() > 0 ? EffectiveCase(*k, tcase) : -1;
+  if (c >= 0) {
+    for (const std::string& f : k->cases(c).pipe_formulas())
+      formulas_ << QString::fromStdString(f);
+  }
+  if (formulas_.isEmpty()) {
+    formulas_title_->clear();
+    formulas_view_->clear();
+    formulas_box_->setVisible(false);
+    return;
+  }
+  formulas_title_->setText(tr("Cost formulas (symbolic) of %1").arg(ShortCaseName(*k, c)));
+  // One paragraph per formula, its name in bold; lines that wrap are indented under it.
+  const int indent = 4 * formulas_view_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  QString html;
+  for (const QString& f : formulas_) {
+    const int eq = f.indexOf(QLatin1String(" = "));
+    const QString body = eq > 0 ? QStringLiteral("<b>%1</b>%2")
+                                      .arg(f.left(eq).toHtmlEscaped(), f.mid(eq).toHtmlEscaped())
+                                : f.toHtmlEscaped();
+    html += QStringLiteral(
+                "<p style='margin-top:0; margin-bottom:2px; margin-left:%1px; text-indent:-%1px; "
+                "white-space:pre-wrap'>%2</p>")
+                .arg(indent)
+                .arg(body);
+  }
+  formulas_view_->setText(html);
+  formulas_box_->setVisible(true);
 }
 
 void CostTab::rebuild() {

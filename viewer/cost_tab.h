@@ -4,8 +4,11 @@
 // marked, UB occupancy against the UB capacity, cores used against the profile's cores. Below
 // the bars, the selected case in numbers: solver and cost table, the constraint that bound the
 // solution, pipes, head cost, and the model's MTE2/MTE3 bytes and vector repeats over all cores.
+// Under the numbers, the selected case's cost formulas: each pipe's cost and the total as
+// symbolic formulas over its tiling variables, the size symbols and block_dim (selectable text).
 // The chosen case is drawn in its own colour; clicking a bar selects that case for every panel.
-// Without bound sizes there is nothing to chart and the tab says so.
+// Without bound sizes there is nothing to chart and the tab says so, but the formulas (which do
+// not depend on the bindings) are still shown.
 #pragma once
 
 #include <QList>
@@ -69,11 +72,16 @@ class CostTab : public InspectorTab {
   // The selected case in numbers (empty when there is nothing to chart).
   QStandardItemModel* details() const { return details_; }
   QString detail(DetailRow row) const;
+  // The selected case's cost formulas (CaseReport.pipe_formulas: MTE2, MTE3, VEC, SCALAR and
+  // cycles), one a line; empty when there are none (no case, or a report that lacks them).
+  QString formulasText() const { return formulas_.join(QLatin1Char('\n')); }
+  QString formulasTitle() const;
 
  private:
   void rebuild();
   void rebuildPipes();
   void fillDetails(const RunPtr& run, int kernel);
+  void fillFormulas(const RunPtr& run, int kernel, int tcase);
 
   SelectionModel* selection_;
   QLabel* message_;
@@ -83,6 +91,10 @@ class CostTab : public InspectorTab {
   QChartView* cores_view_;
   QStandardItemModel* details_;
   QTableView* details_view_;
+  QWidget* formulas_box_;
+  QLabel* formulas_title_;
+  QLabel* formulas_view_;
+  QStringList formulas_;
   QStringList categories_;
   QList<double> cycles_;
   QList<double> ub_bytes_;

@@ -229,6 +229,64 @@ TEST_F(WindowTest, CostTabShowsTheModelsTerms) {
   EXPECT_TRUE(cost->pipeCycles().isEmpty());
 }
 
+TEST_F(WindowTest, CostTabShowsTheSelectedCasesFormulas) {
+  ASSERT_TRUE(OpenAndWait(w(), SamplePath(), Bound(37, 1031)));
+  ASSERT_TRUE(w()->inspector()->setCurrentTab("cost"));
+  const auto& k = *w()->runs()->run(0)->kernel(0);
+  auto* cost = w()->inspector()->cost();
+  // The formulas of the selected case: one a line, MTE2, MTE3, VEC, SCALAR, then the total,
+  // over the case's tiling variable.
+  const int chosen = k.tiling().chosen_case();
+  const int other = chosen == 1 ? 0 : 1;
+  const auto expect_case = [&](const report::KernelReport& kr, int c) {
+    const auto& cr = kr.cases(c);
+    ASSERT_EQ(cr.pipe_formulas_size(), 5) << c;
+    const QString text = cost->formulasText();
+    const QStringList lines = text.split('\n');
+    ASSERT_EQ(lines.size(), 5) << text.toStdString();
+    EXPECT_TRUE(lines[0].startsWith("MTE2 = ")) << text.toStdString();
+    EXPECT_TRUE(lines[1].startsWith("MTE3 = ")) << text.toStdString();
+    EXPECT_TRUE(lines[2].startsWith("VEC = ")) << text.toStdString();
+    EXPECT_TRUE(lines[3].startsWith("SCALAR = ")) << text.toStdString();
+    EXPECT_TRUE(lines[4].startsWith("cycles = ")) << text.toStdString();
+    for (int i = 0; i < 5; ++i)
+      EXPECT_EQ(lines[i], QString::fromStdString(cr.pipe_formulas(i))) << c << " " << i;
+    ASSERT_FALSE(cr.tile_var().empty());
+    EXPECT_TRUE(text.contains(QString::fromStdString(cr.tile_var())))
+        << cr.tile_var() << " in " << text.toStdString();
+    EXPECT_TRUE(cost->formulasTitle().startsWith("Cost formulas (symbolic)"));
+    EXPECT_TRUE(cost->formulasTitle().endsWith(ShortCaseName(kr, c)))
+        << cost->formulasTitle().toStdString();
+  };
+  EXPECT_EQ(cost->selected(), chosen);
+  expect_case(k, chosen);
+  const QString chosen_text = cost->formulasText();
+  // Another case selected: its formulas, over its own tiling variable.
+  ASSERT_NE(k.cases(chosen).tile_var(), k.cases(other).tile_var());
+  w()->selection()->selectCase(other);
+  expect_case(k, other);
+  EXPECT_NE(cost->formulasText(), chosen_text);
+  const QString other_text = cost->formulasText();
+
+  // Unbound sizes: no numbers, but the same formulas (they do not depend on the bindings).
+  ASSERT_TRUE(OpenAndWait(w(), SamplePath()));
+  const auto& u = *w()->runs()->run(1)->kernel(0);
+  ASSERT_FALSE(u.has_tiling());
+  EXPECT_EQ(cost->details()->rowCount(), 0);
+  EXPECT_TRUE(cost->message().contains("unbound"));
+  const int first = EffectiveCase(u, w()->selection()->current().tcase);
+  expect_case(u, first);
+  EXPECT_EQ(cost->formulasText(), first == chosen ? chosen_text : other_text);
+  const int next = first == 1 ? 0 : 1;
+  w()->selection()->selectCase(next);
+  expect_case(u, next);
+  EXPECT_EQ(cost->formulasText(), next == chosen ? chosen_text : other_text);
+
+  // No kernel selected: nothing.
+  cost->showKernel(nullptr, -1, -1);
+  EXPECT_TRUE(cost->formulasText().isEmpty());
+}
+
 TEST_F(WindowTest, AttFlagsRoundTripThroughTheForm) {
   RunRequest r = Bound(37, 1031);
   r.flags = {{"autofuse_att_algorithm", "HighPerf"},
