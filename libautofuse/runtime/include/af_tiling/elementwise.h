@@ -783,6 +783,12 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
   int64_t seen_tile[24];
   int64_t seen_used[24];
   int n_seen = 0;
+  const double first_cost = best.cost;
+  if (best.ok) {  // the first pass's point: priced already, its cost is known
+    seen_tile[0] = best.tile;
+    seen_used[0] = p.r_core != 0 ? cores : static_cast<int64_t>(best.block_dim);
+    n_seen = 1;
+  }
   // 1: a better solution; -1: a worse one; 0: out of range, no fit, or already priced.
   auto consider = [&](int64_t c, double* cost) {
     if (c < 1 || c > cores) return 0;
@@ -794,7 +800,9 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
     const int64_t use = outer < c ? outer : c;
     const int64_t used = p.r_core != 0 ? c : CeilDiv(outer, CeilDiv(outer, use));
     for (int i = 0; i < n_seen; ++i) {
-      if (seen_tile[i] == tile && seen_used[i] == used) return 0;
+      if (seen_tile[i] != tile || seen_used[i] != used) continue;
+      if (i == 0 && best.ok && cost != nullptr) *cost = first_cost;
+      return 0;
     }
     if (n_seen < 24) {
       seen_tile[n_seen] = tile;
@@ -810,11 +818,9 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
     }
     return -1;
   };
-  // Down the ladder while halving the budget still pays (the modelled cycles are close to
-  // unimodal in the core count: more cores shorten each core's share but add head costs).
-  // The descent stops once two consecutive rungs cost more than the one before them (the
-  // modelled cycles are close to unimodal in the core count: more cores shorten each core's
-  // share but add head costs).
+  // Down the ladder while halving the budget still pays. The descent stops once two consecutive
+  // rungs cost more than the one before them: the modelled cycles are close to unimodal in the
+  // core count (more cores shorten each core's share but add head costs).
   int64_t at = cores;
   int rising = 0;
   double last = -1;
