@@ -50,11 +50,6 @@ namespace {
 
 using af_tiling::PerfNode;
 
-bool IsReduceNode(const ir::Node& n) {
-  const ir::OpDef* op = ir::FindOp(n.type);
-  return op != nullptr && op->compute == ir::ComputeType::kReduce;
-}
-
 int32_t ApiOf(const std::string& type) {
   static const std::map<std::string, int32_t> m = {
       {"Abs", af_tiling::kApiAbs},
@@ -142,7 +137,7 @@ std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
     if (node.type == "Data" || node.type == "Output" || node.type == "Workspace") continue;
     if (node.outputs.empty()) continue;
     const ir::Tensor& t = node.outputs.at(0);
-    const bool reduce = IsReduceNode(node);
+    const bool reduce = ir::IsReduceOp(node.type);
     PerfNode base;
     base.esize = static_cast<int32_t>(ir::DTypeBytes(t.dtype));
     base.one_mask = schedule::OneMask(t);
@@ -332,7 +327,7 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
   p.templ = s.cases.at(case_index).templ;
   p.partial_buffer = s.reduce_partial;
   for (const auto& n : s.graph.nodes) {
-    if (IsReduceNode(n)) ++p.n_reduces;
+    if (ir::IsReduceOp(n.type)) ++p.n_reduces;
   }
   p.compact = kind == schedule::CaseKind::kUnaligned ? 1 : 0;
   p.n_nodes = static_cast<std::int32_t>(nodes.size());
@@ -454,10 +449,11 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
   // same solutions. solve_ns times the work a generated tiling function does.
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<af_tiling::CaseSolution> sols(s.cases.size());
+  std::vector<bool> eligible(s.cases.size());
   for (std::size_t c = 0; c < s.cases.size(); ++c) {
-    const bool eligible = (forced_case < 0 || static_cast<int>(c) == forced_case) &&
-                          (forced_template < 0 || s.cases[c].templ == forced_template);
-    if (eligible) {
+    eligible[c] = (forced_case < 0 || static_cast<int>(c) == forced_case) &&
+                  (forced_template < 0 || s.cases[c].templ == forced_template);
+    if (eligible[c]) {
       sols[c] =
           af_tiling::SolveCase(set.params[c], profile.vector_cores, profile.ub_bytes, options);
     }
@@ -471,10 +467,10 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
   for (std::size_t c = 0; c < s.cases.size(); ++c) {
     CaseReport r;
     r.name = s.cases[c].name;
-    r.solution =
-        sols[c].ok || sols[c].guard_hit
-            ? sols[c]
-            : af_tiling::SolveCase(set.params[c], profile.vector_cores, profile.ub_bytes, options);
+    // Cases the overrides left out are solved for the report only.
+    r.solution = eligible[c] ? sols[c]
+                             : af_tiling::SolveCase(set.params[c], profile.vector_cores,
+                                                    profile.ub_bytes, options);
     r.feasible = r.solution.ok;
     guard = guard || r.solution.guard_hit;
     d.cases.push_back(r);

@@ -238,9 +238,11 @@ std::string TilingSource(const Context& ctx) {
   o << "// It runs the same solver as the compiler (af_tiling/elementwise.h) on the bound sizes.\n";
   o << "#include \"" << ctx.kernel << "_tiling_data.h\"\n#include \"af_tiling/elementwise.h\"\n\n";
   // The cost model's view of each case: its API call sites (af_tiling::PerfNode).
+  // The cases' constant parameters and cost nodes (the dims are filled in at run time).
+  const att::CaseSet set = att::BuildCases(s, std::vector<std::int64_t>(s.dims.size(), 1));
   o << "namespace {\n";
   for (std::size_t c = 0; c < s.cases.size(); ++c) {
-    const auto nodes = att::PerfNodesFor(s, static_cast<int>(c));
+    const auto& nodes = set.nodes[c];
     if (nodes.empty()) continue;
     o << "// " << SafeComment(s.cases[c].name) << ": kind, api, esize, one_mask, compact, when, "
       << "sweeps, gap_bytes, split, align_elems, skip_first, max_tile\n";
@@ -280,9 +282,8 @@ std::string TilingSource(const Context& ctx) {
     for (std::size_t b = 0; b < s.buffers.size(); ++b) {
       o << p << "buf_esize[" << b << "] = " << s.buffers[b].esize << ";\n";
     }
-    const auto nodes = att::PerfNodesFor(s, static_cast<int>(c));
-    const auto cp = att::CaseParamsFor(s, static_cast<int>(c),
-                                       std::vector<std::int64_t>(s.dims.size(), 1), nodes);
+    const auto& nodes = set.nodes[c];
+    const auto& cp = set.params[c];
     for (std::size_t b = 0; b < s.buffers.size(); ++b) {
       o << p << "buf_num[" << b << "] = " << cp.buf_num[b] << ";\n";
       o << p << "buf_one_mask[" << b << "] = " << cp.buf_one_mask[b] << "u;\n";

@@ -276,10 +276,7 @@ class KernelWriter {
     }
   }
 
-  static bool IsReduceNode(const Node& n) {
-    const ir::OpDef* op = ir::FindOp(n.type);
-    return op != nullptr && op->compute == ir::ComputeType::kReduce;
-  }
+  static bool IsReduceNode(const Node& n) { return ir::IsReduceOp(n.type); }
 
   void TileCoords() {
     const std::string K = std::to_string(k_);

@@ -159,6 +159,11 @@ const OpDef* FindOp(std::string_view type) {
   return nullptr;
 }
 
+bool IsReduceOp(std::string_view type) {
+  const OpDef* op = FindOp(type);
+  return op != nullptr && op->compute == ComputeType::kReduce;
+}
+
 const OpDef& GetOp(OpCode code) {
   for (const auto& op : AllOps()) {
     if (op.code == code) return op;

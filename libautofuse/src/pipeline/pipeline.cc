@@ -268,6 +268,8 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
     fr->set_reason(f.reason);
   }
   const hw::Profile& profile = hw::GetProfile(options.soc);
+  const auto solver = att::SolverOptionsFrom(options.flags, profile);
+  const int perf_version = solver.perf_version;
   for (const auto& k : r.kernels) {
     auto* kr = out->add_kernels();
     kr->set_name(k.code.kernel_name.empty() ? codegen::KernelName(k.hint) : k.code.kernel_name);
@@ -309,9 +311,7 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
       cr->set_tile_var(ic.tile_var);
       cr->set_block_var(ic.block_var);
       cr->set_ub_bytes_expr(att::UbBytesExpr(k.schedule, static_cast<int>(c)).ToString());
-      for (const auto& f :
-           att::PipeFormulas(k.schedule, static_cast<int>(c),
-                             att::SolverOptionsFrom(options.flags, profile).perf_version))
+      for (const auto& f : att::PipeFormulas(k.schedule, static_cast<int>(c), perf_version))
         cr->add_pipe_formulas(f);
       ir::ToProto(ic.graph, cr->mutable_impl_graph());
       cr->set_impl_graph_text(ir::DumpText(ic.graph));
@@ -348,9 +348,8 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
       tr->set_ub_bytes(k.tiling->solution.ub_bytes);
       tr->set_modeled_cycles(k.tiling->solution.cost);
       tr->set_solve_ns(k.tiling->solve_ns);
-      const auto solver = att::SolverOptionsFrom(options.flags, profile);
       tr->set_solver(att::AlgorithmName(solver.algorithm));
-      tr->set_perf_table(solver.perf_version);
+      tr->set_perf_table(perf_version);
     }
     for (const auto& f : k.code.files)
       kr->add_source_files(kr->name() + "/" + f.name);
@@ -534,10 +533,8 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   }
   res.ok = true;
   // Reductions sum in a different order from the reference: the looser reduction tolerance.
-  const bool reduces = std::any_of(k.hint.nodes.begin(), k.hint.nodes.end(), [](const ir::Node& n) {
-    const ir::OpDef* op = ir::FindOp(n.type);
-    return op != nullptr && op->compute == ir::ComputeType::kReduce;
-  });
+  const bool reduces = std::any_of(k.hint.nodes.begin(), k.hint.nodes.end(),
+                                   [](const ir::Node& n) { return ir::IsReduceOp(n.type); });
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     OutputCheck c;
     c.name = out_specs[i].name;

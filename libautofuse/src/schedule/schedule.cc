@@ -24,8 +24,7 @@ bool IsCompute(const Node& n) {
 }
 
 bool IsReduce(const Node& n) {
-  const ir::OpDef* op = ir::FindOp(n.type);
-  return op != nullptr && op->compute == ir::ComputeType::kReduce;
+  return ir::IsReduceOp(n.type);
 }
 
 }  // namespace

@@ -111,6 +111,7 @@ struct OpDef {
 
 const std::vector<OpDef>& AllOps();
 const OpDef* FindOp(std::string_view type);  // nullptr for unknown types
+bool IsReduceOp(std::string_view type);      // a registered op of ComputeType::kReduce
 const OpDef& GetOp(OpCode code);
 
 }  // namespace af::ir

@@ -175,55 +175,6 @@ inline bool Bit(uint32_t mask, int j) {
   return ((mask >> j) & 1u) != 0;
 }
 
-// UB elements a block needs for a tile of `tile` elements along tile_dim: inner dims whole (or 1
-// where `one_mask` says so), the innermost row padded to row_align elements.
-inline int64_t BufferElems(const CaseParams& p, int64_t tile, uint32_t one_mask = 0) {
-  const int last = p.n_dims - 1;
-  int64_t e = 1;
-  for (int j = p.tile_dim; j <= last; ++j) {
-    int64_t ext = Bit(one_mask, j) ? 1 : (j == p.tile_dim ? tile : p.dims[j]);
-    if (j == last) ext = AlignUp(ext, p.row_align);
-    e *= ext;
-  }
-  return e;
-}
-
-// Elements of a full block without row padding (the unaligned template), rounded up to whole
-// 32-byte rows of the narrowest type so vector ops can cover it.
-inline int64_t CompactElems(const CaseParams& p, int64_t tile) {
-  int64_t e = tile;
-  for (int j = p.tile_dim + 1; j < p.n_dims; ++j)
-    e *= p.dims[j];
-  return AlignUp(e, p.row_align);
-}
-
-// Real (unpadded) elements of a block and its number of rows (innermost-dim runs).
-inline int64_t RealElems(const CaseParams& p, int64_t tile, uint32_t one_mask, int64_t* rows) {
-  const int last = p.n_dims - 1;
-  int64_t e = 1;
-  int64_t r = 1;
-  for (int j = p.tile_dim; j <= last; ++j) {
-    const int64_t ext = Bit(one_mask, j) ? 1 : (j == p.tile_dim ? tile : p.dims[j]);
-    e *= ext;
-    if (j != last) r *= ext;
-  }
-  if (rows != nullptr) *rows = r;
-  return e;
-}
-
-inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
-  int64_t total = 0;
-  for (int b = 0; b < p.n_buffers; ++b) {
-    const int64_t elems =
-        p.buf_compact[b] != 0 ? CompactElems(p, tile) : BufferElems(p, tile, p.buf_one_mask[b]);
-    const int64_t bytes =
-        AlignUp(elems * p.buf_esize[b], p.vec_align > kUbAlignBytes ? p.vec_align : kUbAlignBytes);
-    if (per_buffer != nullptr) per_buffer[b] = bytes;
-    total += bytes * p.buf_num[b];
-  }
-  return total;
-}
-
 // ---- the cost model --------------------------------------------------------------------------
 
 // What one execution of a node costs (cycles on its pipe) and counts (bytes or repeats) for a
@@ -234,10 +185,6 @@ struct NodeCost {
   int64_t repeats = 0;
   int32_t pipe = kPipeVec;
 };
-
-inline int64_t ExtOf(const CaseParams& p, int j, int64_t tile, uint32_t one_mask) {
-  return Bit(one_mask, j) ? 1 : (j == p.tile_dim ? tile : p.dims[j]);
-}
 
 // The tile-independent part of a block's layout (a mask over the dims), so that element, row and
 // byte counts for any tile extent cost a few multiplications: the solvers price thousands of
@@ -289,6 +236,32 @@ inline BlockShape ShapeOf(const CaseParams& p, uint32_t one_mask, int32_t split 
     }
   }
   return b;
+}
+
+// UB elements a block needs for a tile of `tile` elements along tile_dim: inner dims whole (or 1
+// where `one_mask` says so), the innermost row padded to row_align elements.
+inline int64_t BufferElems(const CaseParams& p, int64_t tile, uint32_t one_mask = 0) {
+  return ShapeOf(p, one_mask).Padded(tile);
+}
+
+// Elements of a full block without row padding (the unaligned template), rounded up to whole
+// 32-byte rows of the narrowest type so vector ops can cover it.
+inline int64_t CompactElems(const CaseParams& p, int64_t tile) {
+  return ShapeOf(p, 0).Compact(tile);
+}
+
+// UB bytes of a case for a tile, without a prepared Model (the schedule's static UB filter).
+inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
+  int64_t total = 0;
+  for (int b = 0; b < p.n_buffers; ++b) {
+    const int64_t elems =
+        p.buf_compact[b] != 0 ? CompactElems(p, tile) : BufferElems(p, tile, p.buf_one_mask[b]);
+    const int64_t bytes =
+        AlignUp(elems * p.buf_esize[b], p.vec_align > kUbAlignBytes ? p.vec_align : kUbAlignBytes);
+    if (per_buffer != nullptr) per_buffer[b] = bytes;
+    total += bytes * p.buf_num[b];
+  }
+  return total;
 }
 
 // A case prepared for solving: its parameters, cost table and the block shapes of its nodes and

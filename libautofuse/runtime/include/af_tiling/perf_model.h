@@ -209,27 +209,13 @@ inline DmaRate RateOf(const Dma& d, double block_dim) {
   return DmaRate{d.a + d.b / bd, d.small_a + d.small_b / bd};
 }
 
-// DmaCycles with the rates computed once per block_dim (the same arithmetic).
+// One GM <-> UB call moving `bytes` in `rows` rows whose GM rows are `gap_bytes` apart beyond
+// their length (0: contiguous), at the rates of the contending cores (RateOf, once per
+// block_dim).
 inline double DmaCyclesAt(const Dma& d, const DmaRate& r, double bytes, double rows,
                           double gap_bytes) {
   if (bytes <= 0) return 0;
   const double t = bytes < d.small_bytes ? r.small : r.large;
-  double c = bytes / t + d.h;
-  if (gap_bytes > 0) {
-    const auto g = static_cast<int64_t>(gap_bytes);
-    c += d.stride_k * rows * static_cast<double>(g % 256);
-  }
-  return c;
-}
-
-// One GM <-> UB call moving `bytes` in `rows` rows whose GM rows are `gap_bytes` apart beyond
-// their length (0: contiguous), with `block_dim` cores contending.
-inline double DmaCycles(const Dma& d, double bytes, double rows, double gap_bytes,
-                        double block_dim) {
-  if (bytes <= 0) return 0;
-  const double bd = block_dim < 1 ? 1 : block_dim;
-  const bool small = bytes < d.small_bytes;
-  const double t = small ? d.small_a + d.small_b / bd : d.a + d.b / bd;
   double c = bytes / t + d.h;
   if (gap_bytes > 0) {
     const auto g = static_cast<int64_t>(gap_bytes);
