@@ -332,8 +332,10 @@ std::string TilingSource(const Context& ctx) {
     o << "      break;\n";
   }
   o << "    default:\n      break;\n  }\n";
+  o << "  int64_t buf_bytes[af_tiling::kMaxBuffers] = {};\n";
+  o << "  af_tiling::UbBytes(cases[chosen], best.tile, buf_bytes);\n";
   for (std::size_t b = 0; b < s.buffers.size(); ++b) {
-    o << "  t->" << s.buffers[b].Name() << "_size = static_cast<uint32_t>(best.buf_bytes[" << b
+    o << "  t->" << s.buffers[b].Name() << "_size = static_cast<uint32_t>(buf_bytes[" << b
       << "]);\n";
   }
   o << "  t->ub_bytes = best.ub_bytes;\n";

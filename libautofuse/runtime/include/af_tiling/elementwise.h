@@ -130,11 +130,10 @@ struct CaseSolution {
   int64_t outer = 0;            // A iterations in all (fused A outer dims x tiles), over cores
   int64_t r_iters = 0;          // R iterations per A iteration (1 when all R dims are in UB)
   uint32_t block_dim = 0;
-  int64_t r_split = 1;          // r_core: cores sharing one A iteration's R iterations
-  int64_t r_per_block = 0;      // r_core: R iterations per core
-  int64_t workspace_bytes = 0;  // r_core: GM workspace for the partial results
-  int64_t ub_bytes = 0;
-  int64_t buf_bytes[kMaxBuffers] = {};
+  int64_t r_split = 1;           // r_core: cores sharing one A iteration's R iterations
+  int64_t r_per_block = 0;       // r_core: R iterations per core
+  int64_t workspace_bytes = 0;   // r_core: GM workspace for the partial results
+  int64_t ub_bytes = 0;          // per buffer: UbBytes(case, tile, per_buffer)
   double pipes[kNumPipes] = {};  // modelled cycles of the busiest core per pipe, heads included
   double head = 0;               // op head cost: block_dim x OpHeadCost
   double cost = 0;               // max(pipes) + head: modelled cycles
@@ -165,6 +164,10 @@ struct SolverOptions {
 };
 
 inline int64_t AlignUp(int64_t v, int64_t a) {
+  // Alignments are almost always powers of two (32-byte blocks of 1-, 2- or 4-byte elements): a
+  // mask gives the same result for v >= 0 without the division the solvers would pay per buffer
+  // and per node at every priced point.
+  if (v >= 0 && a > 0 && (a & (a - 1)) == 0) return (v + a - 1) & ~(a - 1);
   return (v + a - 1) / a * a;
 }
 inline int64_t CeilDiv(int64_t a, int64_t b) {
@@ -264,6 +267,23 @@ inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
   return total;
 }
 
+// Loop structure of a solution: A iterations before the tile dim, R iterations before it, the
+// tile count and the tail extent.
+struct Loops {
+  int64_t a_before = 1;
+  int64_t r_before = 1;
+  int64_t tiles = 1;
+  int64_t tail = 0;
+  bool tile_is_r = false;
+};
+
+// Buffers with the same layout and element size occupy the same bytes for every tile: the solvers
+// price their occupancy once per group (count: their buffer counts summed).
+struct BufferGroup {
+  int32_t first = 0;  // a buffer of the group
+  int64_t count = 0;
+};
+
 // A case prepared for solving: its parameters, cost table and the block shapes of its nodes and
 // buffers.
 struct Model {
@@ -271,23 +291,79 @@ struct Model {
   const PerfTable* t = nullptr;
   BlockShape node[kMaxPerfNodes];
   BlockShape buf[kMaxBuffers];
+  BufferGroup group[kMaxBuffers];
+  int n_groups = 0;
   int64_t buf_align = kUbAlignBytes;
+  Loops loops;  // the tile-independent part (a_before, r_before, tile_is_r)
 };
 
 inline void Prepare(const CaseParams& p, const PerfTable& t, Model* m) {
   m->p = &p;
   m->t = &t;
-  for (int i = 0; i < p.n_nodes && i < kMaxPerfNodes; ++i)
-    m->node[i] = ShapeOf(p, p.nodes[i].one_mask, p.nodes[i].split);
-  for (int b = 0; b < p.n_buffers && b < kMaxBuffers; ++b)
-    m->buf[b] = ShapeOf(p, p.buf_one_mask[b]);
+  // Nodes mostly share a handful of layouts: each distinct (one_mask, split) is shaped once.
+  constexpr int kDistinct = 8;
+  int first_of[kDistinct];
+  int n_distinct = 0;
+  for (int i = 0; i < p.n_nodes && i < kMaxPerfNodes; ++i) {
+    const PerfNode& n = p.nodes[i];
+    int d = 0;
+    while (d < n_distinct &&
+           (p.nodes[first_of[d]].one_mask != n.one_mask || p.nodes[first_of[d]].split != n.split)) {
+      ++d;
+    }
+    if (d < n_distinct) {
+      m->node[i] = m->node[first_of[d]];
+      continue;
+    }
+    m->node[i] = ShapeOf(p, n.one_mask, n.split);
+    if (n_distinct < kDistinct) first_of[n_distinct++] = i;
+  }
+  m->n_groups = 0;
+  for (int b = 0; b < p.n_buffers && b < kMaxBuffers; ++b) {
+    int same = 0;  // an earlier buffer with the same layout
+    while (same < b && p.buf_one_mask[same] != p.buf_one_mask[b])
+      ++same;
+    m->buf[b] = same < b ? m->buf[same] : ShapeOf(p, p.buf_one_mask[b]);
+    int g = 0;
+    while (g < m->n_groups) {
+      const int f = m->group[g].first;
+      if (p.buf_one_mask[f] == p.buf_one_mask[b] && p.buf_compact[f] == p.buf_compact[b] &&
+          p.buf_esize[f] == p.buf_esize[b]) {
+        break;
+      }
+      ++g;
+    }
+    if (g == m->n_groups) m->group[m->n_groups++] = BufferGroup{b, 0};
+    m->group[g].count += p.buf_num[b];
+  }
   m->buf_align = p.vec_align > kUbAlignBytes ? p.vec_align : kUbAlignBytes;
+  m->loops = Loops{};
+  for (int j = 0; j < p.tile_dim && j < kMaxDims; ++j)
+    (Bit(p.r_mask, j) ? m->loops.r_before : m->loops.a_before) *= p.dims[j];
+  m->loops.tile_is_r = Bit(p.r_mask, p.tile_dim);
+}
+
+// The loops of a prepared case for a tile.
+inline Loops LoopsOf(const Model& m, int64_t tile) {
+  Loops l = m.loops;
+  const int64_t d = m.p->dims[m.p->tile_dim];
+  l.tiles = CeilDiv(d, tile);
+  l.tail = d - (l.tiles - 1) * tile;
+  return l;
 }
 
 // UbBytes on a prepared case (the same numbers, fewer operations).
 inline int64_t UbBytes(const Model& m, int64_t tile, int64_t* per_buffer) {
   const CaseParams& p = *m.p;
   int64_t total = 0;
+  if (per_buffer == nullptr) {
+    for (int g = 0; g < m.n_groups; ++g) {
+      const int b = m.group[g].first;
+      const int64_t elems = p.buf_compact[b] != 0 ? m.buf[b].Compact(tile) : m.buf[b].Padded(tile);
+      total += AlignUp(elems * p.buf_esize[b], m.buf_align) * m.group[g].count;
+    }
+    return total;
+  }
   for (int b = 0; b < p.n_buffers; ++b) {
     const int64_t elems = p.buf_compact[b] != 0 ? m.buf[b].Compact(tile) : m.buf[b].Padded(tile);
     const int64_t bytes = AlignUp(elems * p.buf_esize[b], m.buf_align);
@@ -376,27 +452,6 @@ struct Accum {
   }
 };
 
-// Loop structure of a solution: A iterations before the tile dim, R iterations before it, the
-// tile count and the tail extent.
-struct Loops {
-  int64_t a_before = 1;
-  int64_t r_before = 1;
-  int64_t tiles = 1;
-  int64_t tail = 0;
-  bool tile_is_r = false;
-};
-
-inline Loops LoopsOf(const CaseParams& p, int64_t tile) {
-  Loops l;
-  for (int j = 0; j < p.tile_dim; ++j)
-    (Bit(p.r_mask, j) ? l.r_before : l.a_before) *= p.dims[j];
-  const int64_t d = p.dims[p.tile_dim];
-  l.tile_is_r = Bit(p.r_mask, p.tile_dim);
-  l.tiles = CeilDiv(d, tile);
-  l.tail = d - (l.tiles - 1) * tile;
-  return l;
-}
-
 // Prices a solution whose tile, outer, r_iters, tiles_per_block, block_dim (and r_core's split)
 // are set: fills pipes, head, cost and the model totals.
 // `totals`: also count the model's bytes and repeats over all cores (the search prices cycles
@@ -406,7 +461,7 @@ inline void Price(const Model& m, CaseSolution* s, bool totals) {
   const PerfTable& t = *m.t;
   for (double& x : s->pipes)
     x = 0;
-  const Loops l = LoopsOf(p, s->tile);
+  const Loops l = LoopsOf(m, s->tile);
   const auto bd = static_cast<double>(s->block_dim);
   const Rates rates = RatesOf(t, bd);
   Accum core;   // the busiest core
@@ -566,9 +621,9 @@ inline CaseSolution Evaluate(const Model& m, int64_t tile, int64_t use, int64_t 
   CaseSolution s;
   const int64_t d = p.dims[p.tile_dim];
   if (tile < 1 || tile > d || use < 1) return s;
-  s.ub_bytes = UbBytes(m, tile, s.buf_bytes);
+  s.ub_bytes = UbBytes(m, tile, nullptr);
   if (s.ub_bytes > ub_limit) return s;
-  const Loops l = LoopsOf(p, tile);
+  const Loops l = LoopsOf(m, tile);
   s.tile = tile;
   s.outer = l.tile_is_r ? l.a_before : l.a_before * l.tiles;
   s.r_iters = l.tile_is_r ? l.r_before * l.tiles : l.r_before;
@@ -683,7 +738,7 @@ inline int64_t AxesReorderTile(const Model& m, int64_t cores, int64_t ub_limit,
   int64_t tile = max_tile;
   if (tile == 0) return 0;
   int32_t binding = tile == d ? kBindDim : kBindUb;
-  const Loops l0 = LoopsOf(p, tile);
+  const Loops l0 = LoopsOf(m, tile);
   const int64_t work = l0.tile_is_r ? l0.a_before : l0.a_before * l0.tiles;
   if (tradeoff && static_cast<double>(work) < o.corenum_threshold * static_cast<double>(cores)) {
     int64_t want_tiles = 0;
@@ -710,7 +765,7 @@ inline int64_t AxesReorderTile(const Model& m, int64_t cores, int64_t ub_limit,
       }
     }
   }
-  const Loops l1 = LoopsOf(p, tile);
+  const Loops l1 = LoopsOf(m, tile);
   if (l1.tiles > 1) {
     const int64_t even = AlignUp(CeilDiv(d, l1.tiles), step);
     if (even < tile && even >= 1 && CeilDiv(d, even) == l1.tiles) tile = even;
@@ -768,7 +823,7 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
     int32_t binding = kBindNone;
     const int64_t tile = AxesReorderTile(m, c, ub_limit, g, true, max_tile, &binding);
     if (tile == 0) return 0;
-    const Loops lt = LoopsOf(p, tile);
+    const Loops lt = LoopsOf(m, tile);
     const int64_t outer = lt.tile_is_r ? lt.a_before : lt.a_before * lt.tiles;
     const int64_t use = outer < c ? outer : c;
     const int64_t used = p.r_core != 0 ? c : CeilDiv(outer, CeilDiv(outer, use));
@@ -843,7 +898,7 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
   // largest tile count T with ceil(A x T / cores) = k, and of those the tile whose busiest core
   // handles the fewest elements, k x tile (a smaller tile can fill idle cores or even out the
   // last round).
-  const Loops l = LoopsOf(p, best.tile);
+  const Loops l = LoopsOf(m, best.tile);
   if (p.r_core == 0 && !l.tile_is_r && l.a_before > 0) {
     const int64_t d = p.dims[p.tile_dim];
     const int64_t step = TileStep(p);
@@ -1016,8 +1071,11 @@ inline CaseSolution SolveExhaustive(const Model& m, int64_t cores, int64_t ub_li
 
 // Solves one case for `cores` cores and `ub_bytes` of UB. Sizes must be >= 0; a zero-sized
 // iteration space gives a solution with block_dim 1 and nothing to do.
+// `totals`: also price the model's byte and repeat totals of the chosen solution (the compiler's
+// report and the cross-check with the runtime's counters need them; a generated tiling function
+// does not, and its decisions and cycles are the same either way).
 inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_bytes,
-                              const SolverOptions& o = SolverOptions{}) {
+                              const SolverOptions& o = SolverOptions{}, bool totals = true) {
   CaseSolution s;
   if (!ValidParams(p, cores)) return s;
   if (EmptySpace(p)) {
@@ -1026,7 +1084,7 @@ inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_by
     s.block_dim = 1;
     s.r_iters = 1;
     s.r_per_block = 1;
-    s.ub_bytes = UbBytes(p, 1, s.buf_bytes);
+    s.ub_bytes = UbBytes(p, 1, nullptr);
     return s;
   }
   Model m;
@@ -1042,7 +1100,7 @@ inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_by
       s = SolveAxesReorder(m, cores, ub_bytes, o);
       break;
   }
-  if (s.ok) Price(m, &s, true);
+  if (s.ok && totals) Price(m, &s, true);
   return s;
 }
 
@@ -1108,7 +1166,7 @@ inline int SelectCase(const CaseParams* cases, int n, uint32_t cores, int64_t ub
   CaseSolution cur;
   return ChooseCaseWith(cases, n, PerfTableFor(o.perf_version), ub_bytes, forced, forced_template,
                         best, [&](int i) -> const CaseSolution& {
-                          cur = SolveCase(cases[i], cores, ub_bytes, o);
+                          cur = SolveCase(cases[i], cores, ub_bytes, o, false);
                           return cur;
                         });
 }
