@@ -4,14 +4,18 @@
 // graph and node named.
 #include "autofuse/interp/interpreter.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
+#include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/support/error.h"
+#include "data_movement.h"
 #include "elementwise.h"
 #include "reduce.h"
 #include "strided_counter.h"
@@ -208,10 +212,11 @@ class Run {
           Fail(g_, NodeLabel(node) + ": input refers to node " + std::to_string(in.node) +
                        ", which is not another node of the graph");
         }
-        if (in.output != 0) {
+        const ir::Node& prod = g_.nodes[static_cast<std::size_t>(in.node)];
+        if (in.output < 0 || static_cast<std::size_t>(in.output) >= prod.outputs.size()) {
           Fail(g_, NodeLabel(node) + ": reads output " + std::to_string(in.output) + " of '" +
-                       g_.nodes[static_cast<std::size_t>(in.node)].name +
-                       "'; the interpreter supports single-output producers only");
+                       prod.name + "', which has " + std::to_string(prod.outputs.size()) +
+                       " output(s)");
         }
       }
     }
@@ -223,7 +228,7 @@ class Run {
       for (const auto& in : node.inputs)
         ++remaining_[static_cast<std::size_t>(in.node)];
     }
-    values_.assign(n, nullptr);
+    values_.assign(n, {});
     data_of_.assign(n, nullptr);
     for (const Port& p : inputs_) {
       data_of_[static_cast<std::size_t>(p.node)] = &inputs[static_cast<std::size_t>(p.index)];
@@ -238,7 +243,7 @@ class Run {
       Guard(node, [&] { Step(idx, node); });
       for (const auto& in : node.inputs) {
         if (--remaining_[static_cast<std::size_t>(in.node)] == 0) {
-          values_[static_cast<std::size_t>(in.node)].reset();
+          values_[static_cast<std::size_t>(in.node)].clear();
         }
       }
     }
@@ -295,12 +300,7 @@ class Run {
 
   // The view that defines an Output's array: its own, or its Store's when its own is empty.
   const ir::Tensor& OutputView(const ir::Node& n) const {
-    const ir::Tensor* producer = nullptr;
-    if (n.inputs.size() == 1 && n.inputs[0].node >= 0 &&
-        static_cast<std::size_t>(n.inputs[0].node) < g_.nodes.size()) {
-      const ir::Node& p = g_.nodes[static_cast<std::size_t>(n.inputs[0].node)];
-      if (!p.outputs.empty()) producer = (p.outputs).data();
-    }
+    const ir::Tensor* producer = n.inputs.size() == 1 ? ir::InputTensor(g_, n, 0) : nullptr;
     if (!n.outputs.empty() &&
         (!n.outputs[0].repeats.empty() || producer == nullptr || producer->repeats.empty())) {
       return n.outputs[0];
@@ -339,7 +339,9 @@ class Run {
 
   const Value& In(const ir::Node& n, std::size_t slot) const {
     const int p = n.inputs[slot].node;
-    const auto& v = values_[static_cast<std::size_t>(p)];
+    const auto& outs = values_[static_cast<std::size_t>(p)];
+    const auto o = static_cast<std::size_t>(n.inputs[slot].output);
+    const Value* v = o < outs.size() ? outs[o].get() : nullptr;
     if (v == nullptr) {
       const ir::Node& prod = g_.nodes[static_cast<std::size_t>(p)];
       throw EvalError("input " + std::to_string(slot) + " reads " + NodeLabel(prod) +
@@ -354,7 +356,9 @@ class Run {
       throw EvalError("has " + std::to_string(n.inputs.size()) + " inputs, the op takes " +
                       std::to_string(def.inputs.size()));
     }
-    auto& slot = values_[static_cast<std::size_t>(idx)];
+    auto& outs = values_[static_cast<std::size_t>(idx)];
+    outs.assign(std::max<std::size_t>(n.outputs.size(), 1), nullptr);
+    auto& slot = outs[0];
     switch (def.code) {
       case OpCode::kData:
         return;
@@ -370,11 +374,22 @@ class Run {
       case OpCode::kOutput:
         results_[static_cast<std::size_t>(output_slot_[static_cast<std::size_t>(idx)])] = Output(n);
         return;
-      case OpCode::kWorkspace:
       case OpCode::kTranspose:
+        slot = std::make_shared<Value>(Transpose(n));
+        return;
       case OpCode::kConcat:
+        slot = std::make_shared<Value>(Concat(n));
+        return;
       case OpCode::kSplit:
+        return Split(idx, n);
       case OpCode::kGather:
+        slot = std::make_shared<Value>(Gather(n));
+        return;
+      case OpCode::kPad:
+      case OpCode::kRemovePad:
+        slot = std::make_shared<Value>(PadLike(n, def.code == OpCode::kPad));
+        return;
+      case OpCode::kWorkspace:
         throw EvalError("op " + n.type + " is not supported by the interpreter yet");
       default:
         break;
@@ -405,6 +420,89 @@ class Run {
       return;
     }
     slot = std::make_shared<Value>(detail::EvalElementwise(def.code, ins, t.dtype, shape));
+  }
+
+  // Input `slot` of a Gather: a computed value, or the graph input behind a Data node (AutoFuse's
+  // Gather reads params and indices straight from GM), read densely over the Data's view.
+  const Value& Operand(const ir::Node& n, std::size_t slot, std::optional<Value>& holder) const {
+    const auto p = static_cast<std::size_t>(n.inputs[slot].node);
+    const data::HostArray* a = data_of_[p];
+    if (a == nullptr) return In(n, slot);
+    holder = detail::MakeValue(g_.nodes[p].outputs[0].dtype, a->shape);
+    const bool f = ir::IsFloat(a->dtype);
+    for (std::int64_t k = 0; k < holder->numel(); ++k) {
+      if (f) {
+        holder->PutDouble(k, a->GetAsDouble(k));
+      } else {
+        holder->PutInt(k, a->GetAsInt(k));
+      }
+    }
+    return *holder;
+  }
+
+  Value Transpose(const ir::Node& n) const {
+    const ir::Tensor& t = Out0(n);
+    const ir::Tensor* in = ir::InputTensor(g_, n, 0);
+    const auto perm = in != nullptr ? ir::TransposePerm(*in, t) : std::nullopt;
+    if (!perm) {
+      throw EvalError("its output axes are not a permutation of its input's axes (matched by id)");
+    }
+    return detail::EvalTranspose(In(n, 0), *perm, t.dtype, EvalRepeats(t, b_));
+  }
+
+  Value Concat(const ir::Node& n) const {
+    const ir::Tensor& t = Out0(n);
+    std::vector<const Value*> ins;
+    for (std::size_t s = 0; s < n.inputs.size(); ++s)
+      ins.push_back(&In(n, s));
+    return detail::EvalConcat(ins, ir::ConcatDim(g_, n), t.dtype, EvalRepeats(t, b_));
+  }
+
+  void Split(int idx, const ir::Node& n) {
+    if (n.outputs.empty()) throw EvalError("has no outputs");
+    std::vector<detail::PieceSpec> specs;
+    const std::vector<ir::SplitPiece> pieces = ir::SplitPieces(g_, idx);
+    for (const ir::SplitPiece& p : pieces) {
+      const ir::Node& owner = g_.nodes[static_cast<std::size_t>(p.node)];
+      const ir::Tensor& t = owner.outputs[static_cast<std::size_t>(p.output)];
+      std::vector<std::int64_t> shape;
+      try {
+        shape = EvalRepeats(t, b_);
+      } catch (const EvalError& e) {
+        throw EvalError("piece " + std::to_string(p.output) + " of " + NodeLabel(owner) + ": " +
+                        e.what());
+      }
+      specs.push_back({t.dtype, std::move(shape), p.node == idx});
+    }
+    std::vector<Value> vals = detail::EvalSplit(In(n, 0), ir::SplitDim(g_, idx), specs);
+    auto& outs = values_[static_cast<std::size_t>(idx)];
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      if (pieces[k].node != idx) continue;
+      outs[static_cast<std::size_t>(pieces[k].output)] =
+          std::make_shared<Value>(std::move(vals[k]));
+    }
+  }
+
+  Value Gather(const ir::Node& n) const {
+    const ir::Tensor& t = Out0(n);
+    std::optional<Value> hold_x;
+    std::optional<Value> hold_i;
+    const Value& x = Operand(n, 0, hold_x);
+    const Value& indices = Operand(n, 1, hold_i);
+    const auto axis = ir::GatherAxis(n, x.shape.size());
+    if (!axis) {
+      const auto v = n.IntAttr("axis");
+      throw EvalError(v ? "attribute 'axis' = " + std::to_string(*v) +
+                              " is outside the params rank " + std::to_string(x.shape.size())
+                        : std::string("attribute 'axis' is missing or not an integer"));
+    }
+    return detail::EvalGather(x, indices, *axis, ir::NegativeIndexSupport(n), t.dtype,
+                              EvalRepeats(t, b_));
+  }
+
+  Value PadLike(const ir::Node& n, bool pad) const {
+    const ir::Tensor& t = Out0(n);
+    return detail::EvalPad(In(n, 0), pad, t.dtype, EvalRepeats(t, b_));
   }
 
   Value Scalar(const ir::Node& n) const {
@@ -513,7 +611,7 @@ class Run {
   sym::Bindings b_;
   std::vector<Port> inputs_;
   std::vector<Port> outputs_;
-  std::vector<std::shared_ptr<const Value>> values_;
+  std::vector<std::vector<std::shared_ptr<const Value>>> values_;  // per node, per output
   std::vector<const data::HostArray*> data_of_;
   std::vector<int> remaining_;
   std::vector<data::HostArray> results_;

@@ -135,6 +135,11 @@ std::vector<OpDef> MakeOps() {
   gather.required_attrs = {"axis"};
   gather.same_input_dtypes = false;
   ops.push_back(gather);
+  // Pad / RemovePad change only the UB layout of a tensor (rows padded to the 32-byte block, or
+  // that padding dropped); AutoFuse V1 registers them as Elewise for these dtypes (docs/ir.md).
+  const std::vector<DType> pad_dtypes = {kFloat32, kFloat16, kInt16, kUInt16, kInt32, kUInt32};
+  ops.push_back(Unary(OpCode::kPad, "Pad", CT::kElewise, pad_dtypes));
+  ops.push_back(Unary(OpCode::kRemovePad, "RemovePad", CT::kElewise, pad_dtypes));
   return ops;
 }
 

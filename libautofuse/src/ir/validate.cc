@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 
 namespace af::ir {
@@ -172,6 +173,259 @@ class Checker {
       if (const auto* e = std::get_if<Expr>(off)) CheckSymbols(*e, "offset", i, false);
     }
     if (op != nullptr) CheckDtypes(i, *op);
+    if (op != nullptr) CheckDataMovement(i, *op);
+  }
+
+  void Warning(std::size_t node, const std::string& msg) {
+    diags_.push_back({Diagnostic::Severity::kWarning, static_cast<int>(node),
+                      "node '" + g_.nodes[node].name + "' (" + g_.nodes[node].type + "): " + msg});
+  }
+
+  static std::string ExprList(const std::vector<Expr>& v) {
+    std::string s = "(";
+    for (std::size_t k = 0; k < v.size(); ++k)
+      s += (k != 0 ? ", " : "") + v[k].ToString();
+    return s + ")";
+  }
+
+  std::string AxisNames(const std::vector<std::int64_t>& ids) const {
+    std::string s = "{";
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const Axis* a = g_.FindAxis(ids[k]);
+      s += (k != 0 ? ", " : "") + (a != nullptr ? a->name : "#" + std::to_string(ids[k]));
+    }
+    return s + "}";
+  }
+
+  static bool WellFormed(const Tensor& t) {
+    return t.repeats.size() == t.axis.size() && t.strides.size() == t.axis.size();
+  }
+
+  // Shape rules of the data-movement ops (docs/ir.md). Dangling inputs and malformed views are
+  // reported elsewhere; these checks skip them.
+  void CheckDataMovement(int i, const OpDef& op) {
+    const Node& n = g_.nodes[static_cast<std::size_t>(i)];
+    const auto node = static_cast<std::size_t>(i);
+    switch (op.code) {
+      case OpCode::kTranspose:
+        return CheckTranspose(node, n);
+      case OpCode::kConcat:
+        return CheckConcat(node, n);
+      case OpCode::kSplit:
+        return CheckSplit(i, n);
+      case OpCode::kGather:
+        return CheckGather(node, n);
+      case OpCode::kPad:
+      case OpCode::kRemovePad:
+        return CheckPad(node, n, op.code == OpCode::kPad);
+      default:
+        return;
+    }
+  }
+
+  void CheckTranspose(std::size_t i, const Node& n) {
+    const Tensor* in = InputTensor(g_, n, 0);
+    if (in == nullptr || n.outputs.empty() || !WellFormed(*in) || !WellFormed(n.outputs[0])) return;
+    const Tensor& out = n.outputs[0];
+    const auto perm = TransposePerm(*in, out);
+    if (!perm) {
+      Error(i, "output axes " + AxisNames(out.axis) + " are not a permutation of the input axes " +
+                   AxisNames(in->axis));
+      return;
+    }
+    for (std::size_t j = 0; j < perm->size(); ++j) {
+      const std::size_t k = (*perm)[j];
+      if (!SameRepeat(out.repeats[j], in->repeats[k])) {
+        Error(i, "output dim " + std::to_string(j) + " (axis " + AxisNames({out.axis[j]}) +
+                     ") has repeat " + out.repeats[j].ToString() + ", but input dim " +
+                     std::to_string(k) + " of that axis has " + in->repeats[k].ToString());
+      }
+    }
+  }
+
+  void CheckConcat(std::size_t i, const Node& n) {
+    if (n.outputs.empty() || !WellFormed(n.outputs[0])) return;
+    const Tensor& out = n.outputs[0];
+    std::vector<const Tensor*> ins;
+    for (std::size_t s = 0; s < n.inputs.size(); ++s) {
+      const Tensor* t = InputTensor(g_, n, s);
+      if (t == nullptr || !WellFormed(*t)) return;
+      if (t->repeats.size() != out.repeats.size()) {
+        Error(i, "input " + std::to_string(s) + " has rank " + std::to_string(t->repeats.size()) +
+                     ", the output has rank " + std::to_string(out.repeats.size()));
+        return;
+      }
+      ins.push_back(t);
+    }
+    const auto d = ConcatDim(g_, n);
+    if (!d) {
+      if (ins.size() > 1) {
+        Error(i, "every input has the output's repeats " + ExprList(out.repeats) + "; with " +
+                     std::to_string(ins.size()) + " inputs one dim (the concat dim) must differ");
+      }
+      return;
+    }
+    Expr sum(0);
+    for (std::size_t s = 0; s < ins.size(); ++s) {
+      for (std::size_t k = 0; k < out.repeats.size(); ++k) {
+        if (k != *d && !SameRepeat(ins[s]->repeats[k], out.repeats[k])) {
+          Error(i, "input " + std::to_string(s) + " " + ExprList(ins[s]->repeats) +
+                       " differs from the output " + ExprList(out.repeats) + " on dim " +
+                       std::to_string(k) + " as well as on the concat dim " + std::to_string(*d) +
+                       "; Concat inputs agree with the output on every dim but one");
+        }
+      }
+      sum = sum + ins[s]->repeats[*d];
+    }
+    CheckSum(i, "concat dim " + std::to_string(*d) + ": the inputs' repeats add up to ", sum,
+             "the output has", out.repeats[*d]);
+  }
+
+  void CheckSum(std::size_t i, const std::string& what, const Expr& sum, const std::string& whose,
+                const Expr& want) {
+    const sym::Tri eq = sym::ProveEq(sum, want);
+    const std::string msg = what + sum.ToString() + ", " + whose + " " + want.ToString();
+    if (eq == sym::Tri::kFalse) {
+      Error(i, msg);
+    } else if (eq == sym::Tri::kUnknown) {
+      Warning(i, msg + " (not provably equal)");
+    }
+  }
+
+  void CheckSplit(int i, const Node& n) {
+    const auto node = static_cast<std::size_t>(i);
+    for (const char* key : {"index", "gid"}) {
+      if (n.FindAttr(key) != nullptr && !n.IntAttr(key)) {
+        Error(node, std::string("attribute '") + key + "' is not an integer");
+      }
+    }
+    if (n.outputs.empty()) {
+      Error(node, "has no outputs (a Split has one output per piece)");
+      return;
+    }
+    const Tensor* in = InputTensor(g_, n, 0);
+    if (in == nullptr || !WellFormed(*in)) return;
+    const std::vector<int> group = SplitGroup(g_, i);
+    std::vector<const Tensor*> pieces;
+    for (const SplitPiece& p : SplitPieces(g_, i)) {
+      const Tensor& t =
+          g_.nodes[static_cast<std::size_t>(p.node)].outputs[static_cast<std::size_t>(p.output)];
+      if (!WellFormed(t)) return;
+      if (t.repeats.size() != in->repeats.size()) {
+        if (p.node == i) {
+          Error(node, "output " + std::to_string(p.output) + " has rank " +
+                          std::to_string(t.repeats.size()) + ", the input has rank " +
+                          std::to_string(in->repeats.size()));
+        }
+        return;
+      }
+      pieces.push_back(&t);
+    }
+    if (group.size() > 1 && group.front() == i) {
+      std::set<std::int64_t> seen;
+      for (const int m : group) {
+        const auto idx = g_.nodes[static_cast<std::size_t>(m)].IntAttr("index");
+        if (!idx) {
+          Error(node, "Split '" + g_.nodes[static_cast<std::size_t>(m)].name + "' of gid " +
+                          std::to_string(*n.IntAttr("gid")) +
+                          " has no integer 'index'; the pieces of one split are ordered by it");
+        } else if (!seen.insert(*idx).second) {
+          Error(node, "two Split nodes of gid " + std::to_string(*n.IntAttr("gid")) +
+                          " have index " + std::to_string(*idx));
+        }
+      }
+    }
+    const auto d = SplitDim(g_, i);
+    if (!d) {
+      if (pieces.size() > 1 && group.front() == i) {
+        Error(node, "every piece has the input's repeats " + ExprList(in->repeats) + "; with " +
+                        std::to_string(pieces.size()) +
+                        " pieces one dim (the split dim) must differ");
+      }
+      return;
+    }
+    for (std::size_t o = 0; o < n.outputs.size(); ++o) {
+      const Tensor& t = n.outputs[o];
+      for (std::size_t k = 0; k < in->repeats.size(); ++k) {
+        if (k != *d && !SameRepeat(t.repeats[k], in->repeats[k])) {
+          Error(node, "output " + std::to_string(o) + " " + ExprList(t.repeats) +
+                          " differs from the input " + ExprList(in->repeats) + " on dim " +
+                          std::to_string(k) + " as well as on the split dim " + std::to_string(*d) +
+                          "; Split pieces agree with the input on every dim "
+                          "but one");
+        }
+      }
+    }
+    if (group.front() != i) return;  // the group's sum is checked once, on its first node
+    Expr sum(0);
+    for (const Tensor* t : pieces)
+      sum = sum + t->repeats[*d];
+    CheckSum(node, "split dim " + std::to_string(*d) + ": the pieces' repeats add up to ", sum,
+             "the input has", in->repeats[*d]);
+  }
+
+  void CheckGather(std::size_t i, const Node& n) {
+    const AttrValue* nis = n.FindAttr("negative_index_support");
+    if (nis != nullptr && std::get_if<bool>(nis) == nullptr &&
+        !n.IntAttr("negative_index_support")) {
+      Error(i, "attribute 'negative_index_support' is neither a bool nor an integer");
+    }
+    const Tensor* params = InputTensor(g_, n, 0);
+    const Tensor* indices = InputTensor(g_, n, 1);
+    if (params == nullptr || indices == nullptr || n.outputs.empty()) return;
+    if (indices->dtype != DType::kInt32 && indices->dtype != DType::kInt64) {
+      Error(i, "indices (input 1) have dtype " + std::string(DTypeName(indices->dtype)) +
+                   "; Gather takes int32 or int64 indices");
+    }
+    if (!WellFormed(*params) || !WellFormed(*indices) || !WellFormed(n.outputs[0])) return;
+    if (n.FindAttr("axis") == nullptr) return;  // reported as a missing attribute
+    const auto rank = static_cast<std::int64_t>(params->repeats.size());
+    const auto axis = GatherAxis(n, params->repeats.size());
+    if (!axis) {
+      const auto v = n.IntAttr("axis");
+      Error(i, v ? "attribute 'axis' = " + std::to_string(*v) + " is outside [" +
+                       std::to_string(-rank) + ", " + std::to_string(rank) +
+                       ") for params of rank " + std::to_string(rank)
+                 : std::string("attribute 'axis' is not an integer"));
+      return;
+    }
+    const std::vector<Expr> want = GatherOutputRepeats(*params, *indices, *axis);
+    const Tensor& out = n.outputs[0];
+    if (out.repeats.size() != want.size()) {
+      Error(i, "output has rank " + std::to_string(out.repeats.size()) + ", expected " +
+                   std::to_string(want.size()) + " = params[:axis] + indices + params[axis+1:] " +
+                   ExprList(want));
+      return;
+    }
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      if (!SameRepeat(out.repeats[k], want[k])) {
+        Error(i, "output repeats " + ExprList(out.repeats) + " differ from params[:axis] + " +
+                     "indices + params[axis+1:] = " + ExprList(want) + " at dim " +
+                     std::to_string(k));
+        return;
+      }
+    }
+  }
+
+  void CheckPad(std::size_t i, const Node& n, bool pad) {
+    const Tensor* in = InputTensor(g_, n, 0);
+    if (in == nullptr || n.outputs.empty() || !WellFormed(*in) || !WellFormed(n.outputs[0])) return;
+    const Tensor& out = n.outputs[0];
+    if (out.repeats.size() != in->repeats.size()) {
+      Error(i, "output has rank " + std::to_string(out.repeats.size()) + ", the input has rank " +
+                   std::to_string(in->repeats.size()));
+      return;
+    }
+    for (std::size_t k = 0; k < out.repeats.size(); ++k) {
+      const sym::Tri ok = pad ? sym::ProveGe(out.repeats[k], in->repeats[k])
+                              : sym::ProveLe(out.repeats[k], in->repeats[k]);
+      if (ok == sym::Tri::kFalse) {
+        Error(i, "output dim " + std::to_string(k) + " has repeat " + out.repeats[k].ToString() +
+                     (pad ? ", smaller than" : ", larger than") + " the input's " +
+                     in->repeats[k].ToString() +
+                     (pad ? " (Pad only adds padding)" : " (RemovePad only drops padding)"));
+      }
+    }
   }
 
   void CheckDtypes(int i, const OpDef& op) {

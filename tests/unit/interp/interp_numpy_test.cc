@@ -284,5 +284,67 @@ for s0, s1 in [(5, 7), (1, 13), (11, 1)]:
   }
 }
 
+// ------------------------------------------------------------------ data-movement ops
+
+ir::Graph DataMovementFixture(const std::string& name) {
+  const auto path = test::OurFixtures() / "ir" / name;
+  return ir::ParseText(test::ReadFile(path), path.string());
+}
+
+TEST(InterpNumpy, TransposeConcatSplitAgainstNumpy) {
+  NumpyCase c("np_move");
+  ASSERT_EQ(c.Run(R"(
+for tag, (s0, s1, s2) in [('a', (2, 3, 5)), ('b', (1, 1, 1)), ('c', (3, 17, 1)), ('d', (4, 1, 33))]:
+    x = rand((s0, s1, s2))
+    np.save(tag + '_x.npy', x)
+    np.save(tag + '_t.npy', np.ascontiguousarray(np.transpose(x, (0, 2, 1))))
+    a = rand((s0, s1)); b = rand((s0, s2)); k = rand((s0, 1))
+    for n, v in [('a', a), ('b', b), ('k', k)]:
+        np.save(f'{tag}_c{n}.npy', v)
+    np.save(tag + '_cat.npy', np.concatenate([a, b, k], axis=1))
+    w = rand((s0, s1 + s2))
+    np.save(tag + '_w.npy', w)
+    p0, p1 = np.split(w, [s1], axis=1)
+    np.save(tag + '_p0.npy', np.ascontiguousarray(p0))
+    np.save(tag + '_p1.npy', np.ascontiguousarray(-p1))
+)"),
+            "");
+  const ir::Graph tr = DataMovementFixture("transpose.graph.txt");
+  const ir::Graph cat = DataMovementFixture("concat.graph.txt");
+  const ir::Graph split = DataMovementFixture("split.graph.txt");
+  for (const auto& [tag, s0, s1, s2] : {std::tuple{"a", 2, 3, 5}, std::tuple{"b", 1, 1, 1},
+                                        std::tuple{"c", 3, 17, 1}, std::tuple{"d", 4, 1, 33}}) {
+    const std::string t(tag);
+    const sym::Bindings bind = {{"s0", s0}, {"s1", s1}, {"s2", s2}};
+    EXPECT_CLOSE(c.Load(t + "_t"), Interpret(tr, bind, {c.Load(t + "_x")})[0], 0.0, 0.0);
+    EXPECT_CLOSE(c.Load(t + "_cat"),
+                 Interpret(cat, bind, {c.Load(t + "_ca"), c.Load(t + "_cb"), c.Load(t + "_ck")})[0],
+                 0.0, 0.0);
+    const auto parts = Interpret(split, bind, {c.Load(t + "_w")});
+    EXPECT_CLOSE(c.Load(t + "_p0"), parts[0], 0.0, 0.0);
+    EXPECT_CLOSE(c.Load(t + "_p1"), parts[1], 0.0, 0.0);
+  }
+}
+
+TEST(InterpNumpy, GatherAgainstNumpyTake) {
+  NumpyCase c("np_gather");
+  ASSERT_EQ(c.Run(R"(
+for tag, (s0, s1, s2, s3) in [('a', (7, 5, 3, 4)), ('b', (1, 1, 1, 1)), ('c', (13, 33, 2, 9))]:
+    emb = rand((s0, s1))
+    idx = rng.integers(-s0, s0, (s2, s3)).astype(np.int64)
+    np.save(tag + '_emb.npy', emb); np.save(tag + '_idx.npy', idx)
+    np.save(tag + '_y.npy', np.take(emb, idx, axis=0))
+)"),
+            "");
+  const ir::Graph g = DataMovementFixture("gather.graph.txt");
+  for (const auto& [tag, s0, s1, s2, s3] :
+       {std::tuple{"a", 7, 5, 3, 4}, std::tuple{"b", 1, 1, 1, 1}, std::tuple{"c", 13, 33, 2, 9}}) {
+    const std::string t(tag);
+    const auto out = Interpret(g, {{"s0", s0}, {"s1", s1}, {"s2", s2}, {"s3", s3}},
+                               {c.Load(t + "_emb"), c.Load(t + "_idx")});
+    EXPECT_CLOSE(c.Load(t + "_y"), out[0], 0.0, 0.0);
+  }
+}
+
 }  // namespace
 }  // namespace af::interp

@@ -11,6 +11,7 @@
 
 #include "autofuse/data/half.h"
 #include "autofuse/ir/text.h"
+#include "autofuse/ir/validate.h"
 #include "autofuse/support/error.h"
 #include "fixtures.h"
 #include "graph_builder.h"
@@ -559,10 +560,10 @@ TEST(Interp, Errors) {
   bad.nodes[4].outputs[0].repeats[1] = sym::Expr::Sym("s0");
   ExpectError(bad, bind, {ok, ok}, "input 0 has shape (2, 3), which does not broadcast to (2, 2)");
   // Unsupported ops and direct reads of Data.
-  ir::Graph tr = g;
-  tr.nodes[4].type = "Transpose";
-  tr.nodes[4].inputs.resize(1);
-  ExpectError(tr, bind, {ok, ok}, "op Transpose is not supported by the interpreter yet");
+  ir::Graph ws = g;
+  ws.nodes[4].type = "Workspace";
+  ws.nodes[4].inputs.clear();
+  ExpectError(ws, bind, {ok, ok}, "op Workspace is not supported by the interpreter yet");
   ir::Graph direct = g;
   direct.nodes[4].inputs[0].node = 0;
   ExpectError(direct, bind, {ok, ok}, "reads node 'x' (Data), which has no value here");
@@ -607,6 +608,424 @@ TEST(Interp, TenMillionElementsInReasonableTime) {
     s += F(F(std::exp(v)) + v);
   }
   EXPECT_EQ(out[0].GetAsDouble(0), F(s));
+}
+
+// ------------------------------------------------------------------ data-movement ops
+
+constexpr auto I32 = DType::kInt32;
+constexpr auto I64 = DType::kInt64;
+constexpr auto BOOL = DType::kBool;
+
+ir::Graph Fixture(const std::string& name) {
+  const auto path = test::OurFixtures() / "ir" / name;
+  return ir::ParseText(test::ReadFile(path), path.string());
+}
+
+// A view over explicit axis ids (GraphBuilder's views use ids 0..rank-1 in order).
+ir::Tensor ViewOn(DType dtype, const std::string& repeats, const std::string& strides,
+                  std::vector<std::int64_t> axes) {
+  ir::Tensor t = GraphBuilder::View(dtype, repeats, strides);
+  t.axis = std::move(axes);
+  return t;
+}
+
+// Row-major offset of `idx` in `shape`.
+std::int64_t Flat(const std::vector<std::int64_t>& idx, const std::vector<std::int64_t>& shape) {
+  std::int64_t o = 0;
+  for (std::size_t k = 0; k < shape.size(); ++k)
+    o = o * shape[k] + idx[k];
+  return o;
+}
+
+// Calls f(idx) for every multi-index of `shape` in C order.
+template <typename F>
+void ForEachIndex(const std::vector<std::int64_t>& shape, F&& f) {
+  std::int64_t n = 1;
+  for (auto d : shape)
+    n *= d;
+  std::vector<std::int64_t> idx(shape.size(), 0);
+  for (std::int64_t k = 0; k < n; ++k) {
+    f(idx);
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+TEST(InterpDataMovement, TransposeFixtureSwapsTheLastTwoDims) {
+  const ir::Graph g = Fixture("transpose.graph.txt");
+  for (const auto& [s0, s1, s2] : {std::tuple{2, 3, 5}, std::tuple{1, 1, 1}, std::tuple{3, 1, 7}}) {
+    const sym::Bindings bind = {{"s0", s0}, {"s1", s1}, {"s2", s2}};
+    EXPECT_EQ(OutputShapes(g, bind), (std::vector<TensorSpec>{{"y", 0, F32, {s0, s2, s1}}}));
+    const std::vector<std::int64_t> in_shape = {s0, s1, s2};
+    const std::vector<std::int64_t> out_shape = {s0, s2, s1};
+    const HostArray x = data::RandomArray(F32, in_shape, 5, -3, 3);
+    const auto out = Interpret(g, bind, {x});
+    ForEachIndex(out_shape, [&](const std::vector<std::int64_t>& o) {
+      EXPECT_EQ(out[0].GetAsDouble(Flat(o, out_shape)),
+                x.GetAsDouble(Flat({o[0], o[2], o[1]}, in_shape)));
+    });
+  }
+}
+
+// x [s0, s1, s2, s3] -> Load -> Transpose to axes (z0, z3, z1, z2) -> Store -> Output.
+ir::Graph Transpose0312(DType dt) {
+  GraphBuilder b("transpose_0312", 4);
+  const std::string in = "s0, s1, s2, s3";
+  const std::string ins = "s1 * s2 * s3, s2 * s3, s3, 1";
+  const std::string out = "s0, s3, s1, s2";
+  const std::string outs = "s1 * s2 * s3, s1 * s2, s2, 1";
+  const int x = b.Data("x", 0, dt, in, ins);
+  const int lx = b.Add("Load", "lx", {x}, dt, in, ins);
+  const int t = b.Add("Transpose", "t", {lx}, ViewOn(dt, out, outs, {0, 3, 1, 2}));
+  const int st = b.Add("Store", "st", {t}, ViewOn(dt, out, outs, {0, 3, 1, 2}));
+  b.Output("y", 0, st, dt, out, outs);
+  return b.graph();
+}
+
+TEST(InterpDataMovement, TransposeEveryDtypeKeepsValuesExactly) {
+  const std::vector<std::int64_t> shape = {2, 3, 1, 5};
+  const sym::Bindings bind = {{"s0", 2}, {"s1", 3}, {"s2", 1}, {"s3", 5}};
+  for (const DType dt : {F32, F16, BF16, I32, I64, BOOL}) {
+    const HostArray x = data::RandomArray(dt, shape, 11, -1000, 1000);
+    const auto out = Interpret(Transpose0312(dt), bind, {x});
+    ASSERT_EQ(out[0].dtype, dt);
+    ASSERT_EQ(out[0].shape, (std::vector<std::int64_t>{2, 5, 3, 1}));
+    ForEachIndex(out[0].shape, [&](const std::vector<std::int64_t>& o) {
+      EXPECT_EQ(out[0].GetAsDouble(Flat(o, out[0].shape)),
+                x.GetAsDouble(Flat({o[0], o[2], o[3], o[1]}, shape)))
+          << ir::DTypeName(dt);
+    });
+  }
+}
+
+TEST(InterpDataMovement, TransposeNeedsAPermutationOfTheInputAxes) {
+  ir::Graph g = Transpose0312(F32);
+  g.nodes[2].outputs[0].axis = {0, 3, 1, 1};
+  const sym::Bindings bind = {{"s0", 2}, {"s1", 3}, {"s2", 1}, {"s3", 5}};
+  const HostArray x = data::RandomArray(F32, {2, 3, 1, 5}, 1);
+  ExpectError(g, bind, {x}, "node 't' (Transpose): its output axes are not a permutation");
+  g = Transpose0312(F32);
+  g.nodes[2].outputs[0].repeats[1] = sym::Expr::Sym("s2");  // extent of z3 is s3, not s2
+  ExpectError(g, bind, {x}, "output dim 1 has extent 1, but it is input dim 3 of extent 5");
+}
+
+TEST(InterpDataMovement, ConcatFixtureJoinsAlongTheInnerDim) {
+  const ir::Graph g = Fixture("concat.graph.txt");
+  for (const auto& [s0, s1, s2] : {std::tuple{2, 3, 4}, std::tuple{1, 1, 1}, std::tuple{3, 7, 2}}) {
+    const sym::Bindings bind = {{"s0", s0}, {"s1", s1}, {"s2", s2}};
+    const HostArray a = data::RandomArray(F32, {s0, s1}, 1);
+    const HostArray b = data::RandomArray(F32, {s0, s2}, 2);
+    const HostArray c = data::RandomArray(F32, {s0, 1}, 3);
+    const auto out = Interpret(g, bind, {a, b, c});
+    const std::int64_t w = s1 + s2 + 1;
+    ASSERT_EQ(out[0].shape, (std::vector<std::int64_t>{s0, w}));
+    for (std::int64_t i = 0; i < s0; ++i) {
+      for (std::int64_t j = 0; j < w; ++j) {
+        const double want = j < s1        ? a.GetAsDouble(i * s1 + j)
+                            : j < s1 + s2 ? b.GetAsDouble(i * s2 + j - s1)
+                                          : c.GetAsDouble(i);
+        EXPECT_EQ(out[0].GetAsDouble(i * w + j), want) << i << "," << j;
+      }
+    }
+  }
+}
+
+// n inputs x_k [s0, w_k] (or [w_k, s0] when dim == 0) concatenated along `dim`; the widths are
+// constants on a second axis zc.
+ir::Graph ManyConcat(DType dt, const std::vector<std::int64_t>& widths, int dim) {
+  GraphBuilder b("concat_many", 1);
+  std::int64_t total = 0;
+  for (auto w : widths)
+    total += w;
+  const auto view = [&](std::int64_t w) {
+    const std::string ws = std::to_string(w);
+    return dim == 1 ? ViewOn(dt, "s0, " + ws, ws + ", 1", {0, 1})
+                    : ViewOn(dt, ws + ", s0", "s0, 1", {1, 0});
+  };
+  std::vector<int> loads;
+  for (std::size_t k = 0; k < widths.size(); ++k) {
+    const std::string id = std::to_string(k);
+    const int d = b.Add("Data", "x" + id, {}, view(widths[k]));
+    b.node(d).attrs["index"] = static_cast<std::int64_t>(k);
+    loads.push_back(b.Add("Load", "l" + id, {d}, view(widths[k])));
+  }
+  const int cat = b.Add("Concat", "cat", loads, view(total));
+  const int st = b.Add("Store", "st", {cat}, view(total));
+  const int y = b.Add("Output", "y", {st}, view(total));
+  b.node(y).attrs["index"] = std::int64_t{0};
+  ir::Graph g = b.graph();
+  g.AddAxis("zc", sym::Expr(total));
+  return g;
+}
+
+TEST(InterpDataMovement, ConcatOfSeventyInputsAlongEitherDim) {
+  // 70 inputs: beyond AutoFuse's UB-concat input limit (48 in the current generator, 63 in V1).
+  std::vector<std::int64_t> widths;
+  widths.reserve(70);
+  for (int k = 0; k < 70; ++k)
+    widths.push_back(1 + (k * 7) % 5);  // 1..5, odd and even
+  for (const int dim : {0, 1}) {
+    for (const DType dt : {I32, F16}) {
+      const ir::Graph g = ManyConcat(dt, widths, dim);
+      const auto diags = ir::Validate(g);
+      EXPECT_FALSE(ir::HasErrors(diags)) << ir::FormatDiagnostics(diags);
+      const std::int64_t rows = 3;
+      std::vector<HostArray> ins;
+      for (std::size_t k = 0; k < widths.size(); ++k) {
+        const std::vector<std::int64_t> shape = dim == 1
+                                                    ? std::vector<std::int64_t>{rows, widths[k]}
+                                                    : std::vector<std::int64_t>{widths[k], rows};
+        ins.push_back(data::RandomArray(dt, shape, 100 + k, -50, 50));
+      }
+      const auto out = Interpret(g, {{"s0", rows}}, ins);
+      std::int64_t off = 0;
+      for (std::size_t k = 0; k < widths.size(); ++k) {
+        const std::int64_t w = widths[k];
+        for (std::int64_t r = 0; r < rows; ++r) {
+          for (std::int64_t c = 0; c < w; ++c) {
+            const std::int64_t total = out[0].numel() / rows;
+            const std::int64_t at = dim == 1 ? r * total + off + c : (off + c) * rows + r;
+            const std::int64_t src = dim == 1 ? r * w + c : c * rows + r;
+            ASSERT_EQ(out[0].GetAsDouble(at), ins[k].GetAsDouble(src))
+                << "dim " << dim << " input " << k;
+          }
+        }
+        off += w;
+      }
+    }
+  }
+}
+
+TEST(InterpDataMovement, ConcatRejectsInputsThatDifferOnTwoDims) {
+  ir::Graph g = Fixture("concat.graph.txt");
+  const sym::Bindings bind = {{"s0", 2}, {"s1", 3}, {"s2", 4}};
+  std::vector<HostArray> ins = {data::RandomArray(F32, {2, 3}, 1),
+                                data::RandomArray(F32, {2, 4}, 2),
+                                data::RandomArray(F32, {2, 1}, 3)};
+  g.nodes[5].outputs[0].repeats[0] = sym::Expr(1);  // lc: [1, 1] under a [2, ...] output
+  ExpectError(g, bind, ins, "they differ on dim 1, not only on the concat dim 0");
+  g = Fixture("concat.graph.txt");
+  g.nodes[6].outputs[0].repeats[1] = sym::Parse("s1 + s2 + 2");
+  ExpectError(g, bind, ins, "concat dim 1: the inputs' extents add up to 8, the output has 9");
+}
+
+TEST(InterpDataMovement, SplitFixtureFeedsEachOutputItsPiece) {
+  const ir::Graph g = Fixture("split.graph.txt");
+  for (const auto& [s0, s1, s2] : {std::tuple{2, 3, 4}, std::tuple{1, 1, 1}, std::tuple{5, 1, 6}}) {
+    const sym::Bindings bind = {{"s0", s0}, {"s1", s1}, {"s2", s2}};
+    const HostArray x = data::RandomArray(F32, {s0, s1 + s2}, 9, -4, 4);
+    const auto out = Interpret(g, bind, {x});
+    ASSERT_EQ(out.size(), 2u);
+    ASSERT_EQ(out[0].shape, (std::vector<std::int64_t>{s0, s1}));
+    ASSERT_EQ(out[1].shape, (std::vector<std::int64_t>{s0, s2}));
+    for (std::int64_t i = 0; i < s0; ++i) {
+      for (std::int64_t j = 0; j < s1 + s2; ++j) {
+        const double v = x.GetAsDouble(i * (s1 + s2) + j);
+        if (j < s1) {
+          EXPECT_EQ(out[0].GetAsDouble(i * s1 + j), v);
+        } else {
+          EXPECT_EQ(out[1].GetAsDouble(i * s2 + j - s1), -v);
+        }
+      }
+    }
+  }
+}
+
+// x [s0, 6] split along dim 1 by three one-output Split nodes sharing gid 7 (AutoFuse's form
+// before it merges them), listed in file order with indices 2, 0, 1 and widths 3, 1, 2.
+ir::Graph SplitByGid(DType dt) {
+  GraphBuilder b("split_gid", 2);
+  const int x = b.Data("x", 0, dt, "s0, 6", "6, 1");
+  const int lx = b.Add("Load", "lx", {x}, dt, "s0, 6", "6, 1");
+  const std::vector<std::pair<std::int64_t, std::int64_t>> parts = {{2, 3}, {0, 1}, {1, 2}};
+  std::vector<int> splits;
+  for (const auto& [index, w] : parts) {
+    const std::string ws = std::to_string(w);
+    const int s = b.Add("Split", "sp" + std::to_string(index), {lx}, dt, "s0, " + ws, ws + ", 1");
+    b.node(s).attrs["gid"] = std::int64_t{7};
+    b.node(s).attrs["index"] = index;
+    splits.push_back(s);
+  }
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const std::string ws = std::to_string(parts[k].second);
+    const int st =
+        b.Add("Store", "st" + std::to_string(k), {splits[k]}, dt, "s0, " + ws, ws + ", 1");
+    b.Output("y" + std::to_string(k), static_cast<std::int64_t>(k), st, dt, "s0, " + ws,
+             ws + ", 1");
+  }
+  return b.graph();
+}
+
+TEST(InterpDataMovement, SplitNodesSharingAGidAreOrderedByIndex) {
+  for (const DType dt : {I64, BF16, BOOL}) {
+    const ir::Graph g = SplitByGid(dt);
+    const auto diags = ir::Validate(g);
+    EXPECT_FALSE(ir::HasErrors(diags)) << ir::FormatDiagnostics(diags);
+    const HostArray x = data::RandomArray(dt, {3, 6}, 4, -100, 100);
+    const auto out = Interpret(g, {{"s0", 3}}, {x});
+    // index 0 -> columns [0, 1), index 1 -> [1, 3), index 2 -> [3, 6).
+    const std::vector<std::pair<std::int64_t, std::int64_t>> cols = {{3, 3}, {0, 1}, {1, 2}};
+    for (std::size_t k = 0; k < 3; ++k) {
+      const auto [start, w] = cols[k];
+      for (std::int64_t i = 0; i < 3; ++i) {
+        for (std::int64_t j = 0; j < w; ++j) {
+          EXPECT_EQ(out[k].GetAsDouble(i * w + j), x.GetAsDouble(i * 6 + start + j))
+              << ir::DTypeName(dt) << " output " << k;
+        }
+      }
+    }
+  }
+}
+
+TEST(InterpDataMovement, SplitAlongTheFirstDimIntoOneRowPieces) {
+  GraphBuilder b("split_rows", 2);
+  const int x = b.Data("x", 0, I32, "3, s1", "s1, 1");
+  const int lx = b.Add("Load", "lx", {x}, I32, "3, s1", "s1, 1");
+  ir::Tensor row = GraphBuilder::View(I32, "1, s1", "s1, 1");
+  ir::Tensor two = GraphBuilder::View(I32, "2, s1", "s1, 1");
+  const int sp = b.Add("Split", "sp", {lx}, row);
+  b.node(sp).outputs.push_back(two);
+  const int st0 = b.Add("Store", "st0", {sp}, row);
+  const int st1 = b.Add("Store", "st1", {sp}, two);
+  b.node(st1).inputs[0].output = 1;
+  b.Output("y0", 0, st0, I32, "1, s1", "s1, 1");
+  b.Output("y1", 1, st1, I32, "2, s1", "s1, 1");
+  const auto diags = ir::Validate(b.graph());
+  EXPECT_FALSE(ir::HasErrors(diags)) << ir::FormatDiagnostics(diags);
+  const HostArray in = data::FromDoubles(I32, {3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  const auto out = Interpret(b.graph(), {{"s1", 3}}, {in});
+  EXPECT_EQ(ToDoubles(out[0]), (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(ToDoubles(out[1]), (std::vector<double>{4, 5, 6, 7, 8, 9}));
+  ir::Graph bad = b.graph();
+  bad.nodes[2].outputs[1].repeats[0] = sym::Expr(1);
+  ExpectError(bad, {{"s1", 3}}, {in},
+              "split dim 0: the pieces' extents add up to 2, the input has 3");
+}
+
+TEST(InterpDataMovement, GatherFixtureWrapsNegativeIndices) {
+  const ir::Graph g = Fixture("gather.graph.txt");
+  const sym::Bindings bind = {{"s0", 5}, {"s1", 3}, {"s2", 2}, {"s3", 3}};
+  const HostArray emb = data::RandomArray(F32, {5, 3}, 8);
+  const HostArray idx = data::FromDoubles(I64, {2, 3}, {0, 4, -1, 2, -5, 1});
+  const auto out = Interpret(g, bind, {emb, idx});
+  ASSERT_EQ(out[0].shape, (std::vector<std::int64_t>{2, 3, 3}));
+  const std::vector<std::int64_t> rows = {0, 4, 4, 2, 0, 1};
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    for (std::int64_t c = 0; c < 3; ++c) {
+      EXPECT_EQ(out[0].GetAsDouble(static_cast<std::int64_t>(j) * 3 + c),
+                emb.GetAsDouble(rows[j] * 3 + c));
+    }
+  }
+}
+
+TEST(InterpDataMovement, GatherOutOfRangeIndicesAreErrorsNamingTheIndex) {
+  ir::Graph g = Fixture("gather.graph.txt");
+  const sym::Bindings bind = {{"s0", 5}, {"s1", 3}, {"s2", 2}, {"s3", 2}};
+  const HostArray emb = data::RandomArray(F32, {5, 3}, 8);
+  ExpectError(g, bind, {emb, data::FromDoubles(I64, {2, 2}, {0, 1, 5, 2})},
+              "node 'g' (Gather): index 5 at indices position (1, 0) is out of range [-5, 5)");
+  ExpectError(g, bind, {emb, data::FromDoubles(I64, {2, 2}, {0, -6, 1, 2})},
+              "index -6 at indices position (0, 1) is out of range [-5, 5)");
+  g.nodes[2].attrs["negative_index_support"] = false;
+  ExpectError(g, bind, {emb, data::FromDoubles(I64, {2, 2}, {0, 1, 2, -1})},
+              "index -1 at indices position (1, 1) is out of range [0, 5) "
+              "(negative_index_support is off)");
+  // Bounds are checked even when nothing is gathered (params rows of width 0).
+  const sym::Bindings empty = {{"s0", 5}, {"s1", 0}, {"s2", 1}, {"s3", 1}};
+  ExpectError(g, empty, {data::Zeros(F32, {5, 0}), data::FromDoubles(I64, {1, 1}, {7})}, "index 7");
+}
+
+// params [s0, s1, s2] (through a Load), int32 indices [s3] (read from Data), Gather on axis 1.
+ir::Graph GatherMiddleAxis(DType dt) {
+  GraphBuilder b("gather_axis1", 4);
+  const int p = b.Data("p", 0, dt, "s0, s1, s2", "s1 * s2, s2, 1");
+  const int lp = b.Add("Load", "lp", {p}, dt, "s0, s1, s2", "s1 * s2, s2, 1");
+  const int i = b.Add("Data", "i", {}, ViewOn(I32, "s3", "1", {3}));
+  b.node(i).attrs["index"] = std::int64_t{1};
+  const ir::Tensor out = ViewOn(dt, "s0, s3, s2", "s3 * s2, s2, 1", {0, 3, 2});
+  const int gat = b.Add("Gather", "gat", {lp, i}, out);
+  b.node(gat).attrs["axis"] = std::int64_t{1};
+  const int st = b.Add("Store", "st", {gat}, out);
+  b.Add("Output", "y", {st}, out);
+  b.node(static_cast<int>(b.graph().nodes.size()) - 1).attrs["index"] = std::int64_t{0};
+  return b.graph();
+}
+
+TEST(InterpDataMovement, GatherOnAMiddleAxisWithInt32Indices) {
+  for (const DType dt : {F32, F16, I32, I64}) {
+    const ir::Graph g = GatherMiddleAxis(dt);
+    const auto diags = ir::Validate(g);
+    EXPECT_FALSE(ir::HasErrors(diags)) << ir::FormatDiagnostics(diags);
+    const HostArray p = data::RandomArray(dt, {2, 7, 3}, 21, -9, 9);
+    const HostArray idx = data::FromDoubles(I32, {4}, {6, 0, 6, 3});
+    const auto out = Interpret(g, {{"s0", 2}, {"s1", 7}, {"s2", 3}, {"s3", 4}}, {p, idx});
+    ASSERT_EQ(out[0].shape, (std::vector<std::int64_t>{2, 4, 3}));
+    ForEachIndex({2, 4, 3}, [&](const std::vector<std::int64_t>& o) {
+      const std::int64_t row = idx.GetAsInt(o[1]);
+      EXPECT_EQ(out[0].GetAsDouble(Flat(o, {2, 4, 3})),
+                p.GetAsDouble(Flat({o[0], row, o[2]}, {2, 7, 3})))
+          << ir::DTypeName(dt);
+    });
+  }
+  ir::Graph g = GatherMiddleAxis(F32);
+  g.nodes[2].outputs[0].dtype = F32;  // float indices
+  ExpectError(g, {{"s0", 2}, {"s1", 7}, {"s2", 3}, {"s3", 4}},
+              {data::RandomArray(F32, {2, 7, 3}, 1), data::FromDoubles(F32, {4}, {0, 1, 2, 3})},
+              "node 'gat' (Gather): indices have dtype fp32; Gather takes int32 or int64 indices");
+}
+
+TEST(InterpDataMovement, PadAndRemovePadKeepValues) {
+  const ir::Graph g = Fixture("pad.graph.txt");
+  const HostArray x = data::RandomArray(F16, {3, 17}, 6, -8, 8);
+  const auto out = Interpret(g, {{"s0", 3}, {"s1", 17}}, {x});
+  for (std::int64_t k = 0; k < x.numel(); ++k)
+    EXPECT_EQ(out[0].GetAsDouble(k), std::fabs(x.GetAsDouble(k)));
+}
+
+// x [s0, 32] -> Load -> RemovePad to [s0, 31] (the row's padding dropped) -> Pad back to [s0, 32].
+ir::Graph RemovePadThenPad(DType dt) {
+  GraphBuilder b("removepad", 2);
+  const int x = b.Data("x", 0, dt, "s0, 32", "32, 1");
+  const int lx = b.Add("Load", "lx", {x}, dt, "s0, 32", "32, 1");
+  const int rp = b.Add("RemovePad", "rp", {lx}, dt, "s0, 31", "31, 1");
+  const int st = b.Add("Store", "st", {rp}, dt, "s0, 31", "31, 1");
+  b.Output("y", 0, st, dt, "s0, 31", "31, 1");
+  const int pd = b.Add("Pad", "pd", {rp}, dt, "s0, 32", "32, 1");
+  const int st2 = b.Add("Store", "st2", {pd}, dt, "s0, 32", "32, 1");
+  b.Output("z", 1, st2, dt, "s0, 32", "32, 1");
+  return b.graph();
+}
+
+TEST(InterpDataMovement, RemovePadDropsTheTailAndPadZeroFills) {
+  for (const DType dt : {F32, F16, I32}) {
+    const ir::Graph g = RemovePadThenPad(dt);
+    const auto diags = ir::Validate(g);
+    EXPECT_FALSE(ir::HasErrors(diags)) << ir::FormatDiagnostics(diags);
+    const HostArray x = data::RandomArray(dt, {2, 32}, 12, -5, 5);
+    const auto out = Interpret(g, {{"s0", 2}}, {x});
+    for (std::int64_t i = 0; i < 2; ++i) {
+      for (std::int64_t j = 0; j < 32; ++j) {
+        if (j < 31) {
+          EXPECT_EQ(out[0].GetAsDouble(i * 31 + j), x.GetAsDouble(i * 32 + j));
+        }
+        EXPECT_EQ(out[1].GetAsDouble(i * 32 + j), j < 31 ? x.GetAsDouble(i * 32 + j) : 0.0);
+      }
+    }
+  }
+  ir::Graph bad = RemovePadThenPad(F32);
+  bad.nodes[2].outputs[0].repeats[1] = sym::Expr(33);
+  ExpectError(bad, {{"s0", 2}}, {data::RandomArray(F32, {2, 32}, 1)},
+              "node 'rp' (RemovePad): output shape (2, 33) is larger than the input shape (2, 32) "
+              "on dim 1 (RemovePad only drops padding)");
+}
+
+TEST(InterpDataMovement, ReadingAMissingOutputOfASplitIsAnError) {
+  ir::Graph g = Fixture("split.graph.txt");
+  g.nodes[3].inputs[0].output = 2;
+  ExpectError(g, {{"s0", 1}, {"s1", 1}, {"s2", 1}}, {data::RandomArray(F32, {1, 2}, 1)},
+              "reads output 2 of 'sp', which has 2 output(s)");
 }
 
 }  // namespace

@@ -29,6 +29,14 @@ void ExpectRoundTrip(const Graph& g) {
   EXPECT_EQ(back.graph, g) << DumpText(g) << "\n---\n" << DumpText(back.graph);
 }
 
+TEST(ProtoIo, DataMovementFixturesRoundTrip) {
+  // Multi-output Split, dynamic-input Concat, Gather's int and bool attributes, Pad/RemovePad.
+  for (const auto& p : af::test::FilesUnder(af::test::OurFixtures() / "ir", {".graph.txt"})) {
+    SCOPED_TRACE(p.string());
+    ExpectRoundTrip(ParseText(af::test::ReadFile(p), p.string()));
+  }
+}
+
 TEST(ProtoIo, LoadsOurAscGraphDef) {
   const LoadedFile f = LoadGraphFile(Ours("add_bcast.AscGraphDef.txt"));
   EXPECT_EQ(f.format, FileFormat::kAscGraphDef);

@@ -87,6 +87,19 @@ TEST(Text, OurFixtureParsesAndValidates) {
   EXPECT_FALSE(HasErrors(d)) << FormatDiagnostics(d);
 }
 
+TEST(Text, DataMovementFixturesParseValidateAndRoundTrip) {
+  const auto files = af::test::FilesUnder(af::test::OurFixtures() / "ir", {".graph.txt"});
+  EXPECT_EQ(files.size(), 5u);
+  for (const auto& p : files) {
+    SCOPED_TRACE(p.string());
+    const Graph g = ParseText(af::test::ReadFile(p), p.string());
+    const auto d = Validate(g);
+    EXPECT_TRUE(d.empty()) << FormatDiagnostics(d);
+    const std::string text = DumpText(g);
+    EXPECT_EQ(ParseText(text), g) << text;
+  }
+}
+
 TEST(Text, ErrorsNameTheLineAndCause) {
   struct Case {
     std::string text;

@@ -14,7 +14,8 @@
 //    its result into its dtype, so fp16/bf16 graphs round after every op as the hardware does.
 //  * Load reads element i (a multi-index over its repeats) from the flat input buffer at
 //    offset + sum_k i_k * stride_k, using the Load's own view strides and its `offset` attribute
-//    (Expr or int, default 0). Reading outside the buffer is an error. Loads read only Data nodes.
+//    (Expr or int, default 0). Reading outside the buffer is an error. Loads read only Data nodes
+//    (a Gather may also take a Data node as an input directly, see below).
 //  * Store keeps its input (whose shape must equal the Store's repeats). Output allocates a
 //    zero-filled array with the Output's view repeats and dtype (the Store's view and dtype when
 //    the Output's view is empty and the Store's is not) and writes element i of the Store at
@@ -42,8 +43,25 @@
 //    output repeat is 1 with stride 0 while the input repeat is not 1; every other dim must have
 //    equal repeats. Float inputs (fp16/bf16 too) accumulate in double and round once at the end;
 //    integers accumulate in int64 with wrap-around; Max/Min propagate NaN.
-//  * Not supported yet (af::InputError "not supported by the interpreter yet"): Transpose,
-//    Concat, Split, Gather and Workspace.
+//  * Data movement (docs/ir.md, "Data-movement ops"); every element is copied exactly:
+//    - Transpose: output dim j is the input dim holding the same axis id (the output's axes must
+//      be a permutation of the input's); extents must match.
+//    - Concat: inputs joined along the concat dim, the first dim where an input's repeats
+//      differ from the output's (symbolically; numerically when the symbols agree); input k
+//      starts at the sum of the extents of inputs 0..k-1; all other dims equal the output's and
+//      the extents add up to the output's. Any number of inputs.
+//    - Split: the mirror image; each output of a Split node is a value of its own (consumers read
+//      it by output index). Split nodes sharing an integer `gid` over the same input form one
+//      split whose pieces follow their `index` attributes (ir::SplitPieces).
+//    - Gather: out[pre, j, post] = params[pre, idx(indices[j]), post] along `axis` (negative axis
+//      counts from the end); indices int32/int64; params and indices may be read straight from
+//      Data nodes, as AutoFuse's Gather reads GM. A negative index v becomes v + n when
+//      `negative_index_support` is true; every index outside [0, n) after that is an error
+//      naming the node, the index and its position (all indices are checked, even when the
+//      output is empty).
+//    - Pad / RemovePad: values unchanged. Pad's output may be larger per dim (new elements 0),
+//      RemovePad's smaller (the leading box kept); hint graphs normally keep the view.
+//  * Not supported yet (af::InputError "not supported by the interpreter yet"): Workspace.
 // Every failure -- bad inputs, unbound symbols, shape mismatches, out-of-bounds views, unknown
 // ops, cycles -- throws af::InputError whose location is "graph NAME" and whose cause names the
 // node.

@@ -84,6 +84,8 @@ enum class OpCode : std::uint16_t {
   kConcat,
   kSplit,
   kGather,
+  kPad,        // UB layout: pads rows to the 32-byte block; values unchanged
+  kRemovePad,  // UB layout: drops that padding; values unchanged
 };
 
 // How the output dtype follows from the inputs.
