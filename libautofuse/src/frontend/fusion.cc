@@ -2,11 +2,15 @@
 #include "autofuse/frontend/fusion.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <queue>
 
+#include "autofuse/att/tiling.h"
 #include "autofuse/codegen/codegen.h"
+#include "autofuse/frontend/device_facts.h"
 #include "autofuse/hw/profile.h"
 #include "autofuse/schedule/schedule.h"
 
@@ -56,6 +60,56 @@ double Bytes(const model::Graph& g, int value, const std::map<std::string, std::
   return n * (es > 0 ? es : 4);
 }
 
+// Bytes of a tensor value with every size symbol bound by `b`; nullopt (and the missing symbols
+// in *unbound) when one is not.
+std::optional<double> BoundBytes(const model::Graph& g, int value, const sym::Bindings& b,
+                                 std::set<std::string>* unbound) {
+  const auto& t = g.value(value).type;
+  if (!t.IsTensor()) return 0.0;
+  double n = 1;
+  bool ok = true;
+  for (const auto& d : t.shape) {
+    for (const auto& s : d.FreeSymbols())
+      if (b.find(s) == b.end()) {
+        unbound->insert(s);
+        ok = false;
+      }
+    if (!ok) continue;
+    try {
+      n *= static_cast<double>(d.Eval(b));
+    } catch (const std::exception&) {
+      return std::nullopt;  // a size that does not evaluate (division by zero...): no figure
+    }
+  }
+  if (!ok) return std::nullopt;
+  const int es = ir::DTypeBytes(t.dtype);
+  return n * (es > 0 ? es : 4);
+}
+
+std::string Num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+std::string Us(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return buf;
+}
+
+std::string Join(const std::set<std::string>& s) {
+  std::string r;
+  for (const auto& x : s)
+    r += (r.empty() ? "" : ",") + x;
+  return r;
+}
+
+// Why sizes gave no figure: the unbound symbols, else a size that does not evaluate.
+std::string Unbound(const std::set<std::string>& s) {
+  return s.empty() ? "a size does not evaluate" : Join(s) + " unbound";
+}
+
 struct Check {
   bool ok = false;
   std::string code;
@@ -67,16 +121,23 @@ struct Check {
 class Decider {
  public:
   Decider(const model::Graph& g, const FusionOptions& o)
-      : g_(g), o_(o), profile_(hw::GetProfile(o.soc)) {
+      : g_(g), o_(o), profile_(hw::GetProfile(o.soc)), facts_(GetDeviceFacts(profile_)) {
     for (const auto& v : g.values)
       if (v.hint && !v.name.empty()) {
         const auto& t = v.type;
         if (t.kind == model::ValueKind::kSymInt && t.expr && t.expr->IsSymbol())
           hints_[t.expr->name()] = *v.hint;
       }
-    for (const auto& n : g.nodes)
-      for (int v : ReadValues(g, n))
+    sizes_ = o.bindings;  // bindings first, then the graph's hints
+    for (const auto& [k, v] : hints_)
+      sizes_.emplace(k, v);
+    reads_.resize(g.nodes.size());
+    for (const auto& n : g.nodes) {
+      reads_[static_cast<std::size_t>(n.id)] = ReadValues(g, n);
+      for (int v : reads_[static_cast<std::size_t>(n.id)])
         users_[v].insert(n.id);
+    }
+    peak_limit_ = o.peak_memory_limit < 0 ? facts_.hbm_bytes : o.peak_memory_limit;
   }
 
   FusionResult Run();
@@ -84,6 +145,7 @@ class Decider {
  private:
   std::vector<std::string> Names(const std::vector<int>& nodes) const {
     std::vector<std::string> r;
+    r.reserve(nodes.size());
     for (int id : nodes)
       r.push_back(g_.node(id).name);
     return r;
@@ -101,11 +163,35 @@ class Decider {
   }
   Check Validate(const std::vector<int>& nodes);
   bool ReachesAvoiding(int from, int to, int a, int b) const;
+  void InitAliases();
+  // Modeled peak of live global-memory bytes with the current groups, groups a and b counted as
+  // one kernel when b >= 0 (docs/frontend.md, "Memory guards"). Sets *where to the node names
+  // of the unit at the peak; nullopt with the missing symbols in *unbound when a size is unbound.
+  std::optional<double> PeakBytes(int a, int b, std::string* where,
+                                  std::set<std::string>* unbound) const;
+  // Modeled time (us, one launch included) of a node set as one kernel; 0 for views only;
+  // nullopt with the reason in *why when it cannot be modeled.
+  std::optional<double> KernelUs(const std::vector<int>& nodes, std::string* why);
+  // The memory guards and the gain check for an accepted-so-far candidate; false when refused
+  // (rec carries the code and numbers). Notes for checks not applied go to *notes.
+  bool Guards(int a, int b, const std::vector<int>& all, const Check& chk, FusionRecord& rec,
+              std::string* notes);
 
   const model::Graph& g_;
   const FusionOptions& o_;
   const hw::Profile& profile_;
+  const DeviceFacts& facts_;
   std::map<std::string, std::int64_t> hints_;
+  sym::Bindings sizes_;                      // options' bindings, then hints
+  std::int64_t peak_limit_ = 0;              // 0: the guard is off
+  std::vector<std::vector<int>> reads_;      // node -> tensor values it reads
+  std::map<int, int> base_;                  // value -> the value whose storage it aliases (views)
+  std::map<int, std::vector<int>> aliases_;  // base value -> values sharing its storage
+  std::map<int, double> base_bytes_;         // base value -> bytes, when bound
+  std::set<std::string> unbound_;            // size symbols no binding or hint gives
+  std::set<int> graph_outputs_;              // values the graph returns
+  std::map<std::vector<int>, std::optional<double>> us_cache_;
+  std::map<std::vector<int>, std::string> us_why_;
   std::map<int, OpKind> kinds_;
   std::vector<int> group_of_;                // node id -> group id, -1 when outside every group
   std::map<int, std::vector<int>> groups_;   // group id -> node ids (sorted)
@@ -118,7 +204,7 @@ Check Decider::Validate(const std::vector<int>& nodes) {
   Check c;
   c.stage = "decider";
   for (const auto& p : Passes(nodes)) {
-    if (!o_.enabled_passes.count(p)) {
+    if (!o_.enabled_passes.contains(p)) {
       c.code = "PASS_DISABLED";
       c.message = "the '" + p + "' fusion kind is not enabled (--autofuse_enable_pass=" + p + ")";
       return cache_[nodes] = c;
@@ -213,6 +299,255 @@ bool Decider::ReachesAvoiding(int from, int to, int a, int b) const {
   return false;
 }
 
+void Decider::InitAliases() {
+  std::function<void(const model::Arg&)> out = [&](const model::Arg& a) {
+    if (a.IsValue()) graph_outputs_.insert(a.value);
+    for (const auto& it : a.items)
+      out(it);
+  };
+  for (const auto& a : g_.outputs)
+    out(a);
+  // A view op's outputs share the storage of its first tensor argument (no bytes of their own).
+  for (const auto& n : g_.nodes) {
+    auto k = kinds_.find(n.id);
+    if (k == kinds_.end() || k->second != OpKind::kView || n.args.empty()) continue;
+    const auto& a0 = n.args[0];
+    if (!a0.IsValue() || !g_.value(a0.value).type.IsTensor()) continue;
+    for (int v : n.outputs)
+      base_[v] = a0.value;
+  }
+  for (const auto& v : g_.values) {
+    if (!v.type.IsTensor()) continue;
+    int b = v.id;
+    for (int guard = 0; base_.contains(b) && guard < 1000; ++guard)
+      b = base_.at(b);
+    aliases_[b].push_back(v.id);
+  }
+  // Bytes per storage, once: the sizes do not change during a run.
+  for (const auto& [b, vals] : aliases_) {
+    const auto bytes = BoundBytes(g_, b, sizes_, &unbound_);
+    if (bytes) base_bytes_[b] = *bytes;
+  }
+}
+
+std::optional<double> Decider::PeakBytes(int a, int b, std::string* where,
+                                         std::set<std::string>* unbound) const {
+  if (!unbound_.empty() || base_bytes_.size() != aliases_.size()) {
+    unbound->insert(unbound_.begin(), unbound_.end());
+    return std::nullopt;
+  }
+  auto key = [&](int node) {
+    const int grp = group_of_[static_cast<std::size_t>(node)];
+    const int k = grp >= 0 ? grp : -1 - node;
+    return k == b ? a : k;
+  };
+  // Units (a kernel, or one op/Python node outside every kernel) in a topological order that
+  // runs each unit where its last node ran in the graph (Kahn's algorithm, smallest last node
+  // first).
+  std::map<int, int> last;  // unit -> its last node id
+  std::map<int, std::vector<int>> members;
+  for (const auto& n : g_.nodes) {
+    const int k = key(n.id);
+    last[k] = std::max(last.contains(k) ? last[k] : -1, n.id);
+    members[k].push_back(n.id);
+  }
+  std::map<int, std::set<int>> succ;
+  std::map<int, int> indeg;
+  for (const auto& [k, l] : last)
+    indeg[k] = 0;
+  for (const auto& n : g_.nodes) {
+    const int kn = key(n.id);
+    for (int v : reads_[static_cast<std::size_t>(n.id)]) {
+      const auto& val = g_.value(v);
+      if (val.origin != model::ValueOrigin::kNodeOutput || val.node < 0) continue;
+      const int kp = key(val.node);
+      if (kp != kn && succ[kp].insert(kn).second) ++indeg[kn];
+    }
+  }
+  using Item = std::pair<int, int>;  // (last node, unit)
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
+  for (const auto& [k, d] : indeg)
+    if (d == 0) ready.emplace(last[k], k);
+  std::map<int, int> step;
+  std::vector<int> order;
+  while (!ready.empty()) {
+    const int k = ready.top().second;
+    ready.pop();
+    step[k] = static_cast<int>(order.size());
+    order.push_back(k);
+    for (int s : succ[k])
+      if (--indeg[s] == 0) ready.emplace(last[s], s);
+  }
+  if (order.size() != last.size()) {  // a cycle (the cycle check should have refused it)
+    order.clear();
+    step.clear();
+    std::vector<Item> by_last;
+    by_last.reserve(last.size());
+    for (const auto& [k, l] : last)
+      by_last.emplace_back(l, k);
+    std::sort(by_last.begin(), by_last.end());
+    for (const auto& [l, k] : by_last) {
+      step[k] = static_cast<int>(order.size());
+      order.push_back(k);
+    }
+  }
+  const int end = static_cast<int>(order.size()) - 1;
+  std::vector<double> delta(order.size() + 1, 0.0);
+  for (const auto& [base, vals] : aliases_) {
+    const auto& bv = g_.value(base);
+    int start = 0;
+    int stop = -1;
+    if (bv.origin == model::ValueOrigin::kNodeOutput && bv.node >= 0) {
+      const int p = key(bv.node);
+      start = step.at(p);
+      for (int v : vals) {
+        if (graph_outputs_.contains(v)) stop = end;
+        auto it = users_.find(v);
+        if (it == users_.end()) continue;
+        for (int u : it->second)
+          if (key(u) != p) stop = std::max(stop, step.at(key(u)));
+      }
+      if (stop < 0) continue;  // never leaves its kernel (or is never read): not in GM
+    } else {
+      stop = end;  // graph inputs and constants stay with the caller for the whole graph
+    }
+    const double bytes = base_bytes_.at(base);
+    delta[static_cast<std::size_t>(start)] += bytes;
+    delta[static_cast<std::size_t>(stop) + 1] -= bytes;
+  }
+  double live = 0;
+  double peak = 0;
+  int at = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    live += delta[i];
+    if (live > peak) {
+      peak = live;
+      at = static_cast<int>(i);
+    }
+  }
+  if (where != nullptr && !order.empty()) {
+    where->clear();
+    for (int id : members[order[static_cast<std::size_t>(at)]])
+      *where += (where->empty() ? "" : " ") + g_.node(id).name;
+  }
+  return peak;
+}
+
+std::optional<double> Decider::KernelUs(const std::vector<int>& nodes, std::string* why) {
+  if (auto it = us_cache_.find(nodes); it != us_cache_.end()) {
+    *why = us_why_[nodes];
+    return it->second;
+  }
+  auto done = [&](std::optional<double> v, const std::string& w) {
+    us_cache_[nodes] = v;
+    us_why_[nodes] = w;
+    *why = w;
+    return v;
+  };
+  bool views_only = true;
+  for (int id : nodes)
+    views_only = views_only && kinds_.at(id) == OpKind::kView;
+  if (views_only) return done(0.0, "");  // a view is no kernel (VIEW_ONLY)
+  const Check chk = Validate(nodes);
+  if (!chk.ok) return done(std::nullopt, "{" + Names(nodes).front() + "...} is no kernel alone");
+  try {
+    const auto s = schedule::Schedule(chk.lowered.graph, profile_);
+    std::set<std::string> missing;
+    for (const auto& sym : att::KernelSymbols(s))
+      if (sizes_.find(sym) == sizes_.end()) missing.insert(sym);
+    if (!missing.empty()) return done(std::nullopt, "sizes " + Join(missing) + " unbound");
+    const auto d =
+        att::Solve(s, sizes_, profile_, -1, -1, att::SolverOptionsFrom(o_.solver_flags, profile_));
+    return done(d.solution.cost / (facts_.clock_ghz * 1e3) + facts_.launch_us, "");
+  } catch (const std::exception& e) {
+    return done(std::nullopt, std::string("no tiling: ") + e.what());
+  }
+}
+
+bool Decider::Guards(int a, int b, const std::vector<int>& all, const Check& chk, FusionRecord& rec,
+                     std::string* notes) {
+  // AutoFuse's rule (max_output_memory_size_after_fusion): the bytes the fused kernel writes.
+  if (o_.max_output_memory > 0) {
+    std::set<std::string> unbound;
+    double written = 0;
+    bool bound = true;
+    for (int v : chk.lowered.outputs) {
+      const auto bytes = BoundBytes(g_, v, sizes_, &unbound);
+      if (!bytes) {
+        bound = false;
+        continue;
+      }
+      written += *bytes;
+    }
+    if (!bound) {
+      *notes += "; output-memory limit not applied (" + Unbound(unbound) + ")";
+    } else if (written > static_cast<double>(o_.max_output_memory)) {
+      rec.code = "OUTPUT_MEMORY";
+      rec.message = "the fused kernel writes " + Num(written) + " bytes, more than the limit of " +
+                    Num(static_cast<double>(o_.max_output_memory)) +
+                    " bytes (AutoFuse max_output_memory_size_after_fusion)";
+      return false;
+    }
+  }
+  if (peak_limit_ > 0) {
+    std::set<std::string> unbound;
+    std::string where;
+    const auto after = PeakBytes(a, b, &where, &unbound);
+    if (!after) {
+      *notes += "; peak-memory guard not applied (" + Unbound(unbound) + ")";
+    } else if (*after > static_cast<double>(peak_limit_)) {
+      std::string where_before;
+      const auto before = PeakBytes(a, -1, &where_before, &unbound);
+      rec.peak_after = *after;
+      rec.peak_before = before ? *before : -1;
+      if (before && *after > *before) {
+        rec.code = "PEAK_MEMORY";
+        rec.message = "fusing raises the modeled peak of live global memory from " + Num(*before) +
+                      " bytes (at " + where_before + ") to " + Num(*after) + " bytes (at " + where +
+                      "), above the limit of " + Num(static_cast<double>(peak_limit_)) + " bytes";
+        return false;
+      }
+    }
+  }
+  auto views_only = [&](int grp) {
+    for (int id : groups_.at(grp))
+      if (kinds_.at(id) != OpKind::kView) return false;
+    return true;
+  };
+  if (o_.gain_check && (views_only(a) || views_only(b))) {
+    // A view joins a kernel as a Load/Store view: no kernel of its own to save, nothing to time.
+    *notes += "; gain check not applied (a part is views only)";
+  } else if (o_.gain_check) {
+    std::string why;
+    const auto fused = KernelUs(all, &why);
+    std::optional<double> parts;
+    if (fused) {
+      std::string wa;
+      std::string wb;
+      const auto ua = KernelUs(groups_.at(a), &wa);
+      const auto ub = KernelUs(groups_.at(b), &wb);
+      if (ua && ub) parts = *ua + *ub;
+      why = !ua ? wa : wb;
+    }
+    if (!fused || !parts) {
+      *notes += "; gain check not applied (" + why + ")";
+    } else {
+      rec.fused_us = *fused;
+      rec.parts_us = *parts;
+      if (*fused * o_.min_gain >= *parts) {
+        rec.code = "NO_MODELED_GAIN";
+        rec.message = "the fused kernel is modeled at " + Us(*fused) + " us against " + Us(*parts) +
+                      " us for its two parts (ATT cycles at " + Us(facts_.clock_ghz) +
+                      " GHz plus " + Us(facts_.launch_us) + " us per launch" +
+                      (o_.min_gain != 1.0 ? ", required gain " + Us(o_.min_gain) : "") + ")";
+        return false;
+      }
+      *notes += "; modeled " + Us(*fused) + " us fused vs " + Us(*parts) + " us apart";
+    }
+  }
+  return true;
+}
+
 FusionResult Decider::Run() {
   FusionResult r;
   group_of_.assign(g_.nodes.size(), -1);
@@ -232,6 +567,7 @@ FusionResult Decider::Run() {
     group_of_[static_cast<std::size_t>(n.id)] = n.id;
     groups_[n.id] = {n.id};
   }
+  InitAliases();
   std::map<std::pair<std::vector<int>, std::vector<int>>, bool> tried;
   for (int round = 1; round <= o_.max_rounds; ++round) {
     struct Cand {
@@ -286,11 +622,11 @@ FusionResult Decider::Run() {
     std::set<int> touched;
     int merged = 0;
     for (const auto& c : cands) {
-      if (touched.count(c.a) || touched.count(c.b)) continue;
+      if (touched.contains(c.a) || touched.contains(c.b)) continue;
       const auto& na = groups_.at(c.a);
       const auto& nb = groups_.at(c.b);
       auto pair_key = std::make_pair(na, nb);
-      if (tried.count(pair_key)) continue;
+      if (tried.contains(pair_key)) continue;
       tried[pair_key] = true;
       FusionRecord rec;
       rec.round = round;
@@ -315,8 +651,14 @@ FusionResult Decider::Run() {
       rec.message = chk.ok ? "fused into one kernel of " +
                                  std::to_string(chk.lowered.graph.nodes.size()) + " AscIR nodes"
                            : chk.message;
+      std::string notes;
+      if (chk.ok && !Guards(c.a, c.b, all, chk, rec, &notes)) {
+        rec.accepted = false;
+        rec.stage = "decider";
+      }
+      if (rec.accepted) rec.message += notes;
       r.records.push_back(rec);
-      if (!chk.ok) continue;
+      if (!rec.accepted) continue;
       const int keep = std::min(c.a, c.b);
       const int drop = std::max(c.a, c.b);
       groups_[keep] = all;
@@ -388,6 +730,43 @@ FusionOptions FusionOptionsFromFlags(const std::map<std::string, std::string>& f
   num("autofuse_max_fusion_size", &o.max_nodes);
   num("autofuse_max_input_nums", &o.max_inputs);
   num("autofuse_max_fuse_rounds", &o.max_rounds);
+  auto bytes = [&](const char* key, std::int64_t* out) {
+    if (auto it = flags.find(key); it != flags.end()) {
+      try {
+        std::size_t used = 0;
+        const long long v = std::stoll(it->second, &used);
+        if (used != it->second.size() || v < 0) throw std::invalid_argument("");
+        *out = v;
+      } catch (const std::exception&) {
+        throw LowerError("BAD_FLAG", std::string(key) + " needs a byte count (0 = off), not '" +
+                                         it->second + "'");
+      }
+    }
+  };
+  bytes("autofuse_peak_memory_limit", &o.peak_memory_limit);
+  bytes("autofuse_max_output_memory", &o.max_output_memory);
+  if (auto it = flags.find("autofuse_fusion_gain_check"); it != flags.end()) {
+    const std::string& v = it->second;
+    if (v == "1" || v == "true") {
+      o.gain_check = true;
+    } else if (v == "0" || v == "false") {
+      o.gain_check = false;
+    } else {
+      throw LowerError("BAD_FLAG", "autofuse_fusion_gain_check must be 0 or 1, not '" + v + "'");
+    }
+  }
+  if (auto it = flags.find("autofuse_fusion_min_gain"); it != flags.end()) {
+    try {
+      std::size_t used = 0;
+      o.min_gain = std::stod(it->second, &used);
+      if (used != it->second.size() || !(o.min_gain > 0)) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw LowerError(
+          "BAD_FLAG", "autofuse_fusion_min_gain needs a positive number, not '" + it->second + "'");
+    }
+  }
+  for (const auto& [k, v] : flags)  // the solver the gain check runs
+    if (k.rfind("att_", 0) == 0 || k.rfind("autofuse_att_", 0) == 0) o.solver_flags[k] = v;
   return o;
 }
 
@@ -405,7 +784,11 @@ std::string FusionJson(const model::Graph& g, const FusionResult& r, const Fusio
                    std::vector<std::string>(o.enabled_passes.begin(), o.enabled_passes.end())},
                   {"max_nodes", o.max_nodes},
                   {"max_inputs", o.max_inputs},
-                  {"max_rounds", o.max_rounds}};
+                  {"max_rounds", o.max_rounds},
+                  {"peak_memory_limit", o.peak_memory_limit},
+                  {"max_output_memory", o.max_output_memory},
+                  {"gain_check", o.gain_check},
+                  {"min_gain", o.min_gain}};
   j["rounds"] = r.rounds;
   json ks = json::array();
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
@@ -442,15 +825,18 @@ std::string FusionJson(const model::Graph& g, const FusionResult& r, const Fusio
   j["fallbacks"] = fb;
   json ds = json::array();
   for (const auto& d : r.records) {
-    ds.push_back({{"round", d.round},
-                  {"kind", d.kind},
-                  {"first", d.first},
-                  {"second", d.second},
-                  {"accepted", d.accepted},
-                  {"code", d.code},
-                  {"stage", d.stage},
-                  {"message", d.message},
-                  {"bytes_saved", d.bytes_saved}});
+    json rec = {{"round", d.round},   {"kind", d.kind},         {"first", d.first},
+                {"second", d.second}, {"accepted", d.accepted}, {"code", d.code},
+                {"stage", d.stage},   {"message", d.message},   {"bytes_saved", d.bytes_saved}};
+    if (d.peak_after >= 0) {
+      rec["peak_before"] = d.peak_before;
+      rec["peak_after"] = d.peak_after;
+    }
+    if (d.fused_us >= 0) {
+      rec["fused_us"] = d.fused_us;
+      rec["parts_us"] = d.parts_us;
+    }
+    ds.push_back(rec);
   }
   j["decisions"] = ds;
   return j.dump(2) + "\n";

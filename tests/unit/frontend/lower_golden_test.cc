@@ -67,7 +67,8 @@ std::string RunStage(const model::Graph& g, const std::string& stage, const std:
       out += " } + {";
       for (const auto& n : d.second)
         out += " " + n;
-      out += " } " + std::string(d.accepted ? "accepted" : "rejected") + " [" + d.code + "]\n";
+      out += " } " + std::string(d.accepted ? "accepted" : "rejected") + " [" + d.code + "] " +
+             d.message + "\n";
     }
     return out;
   }

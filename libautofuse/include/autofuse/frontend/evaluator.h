@@ -23,7 +23,7 @@ class Evaluator {
   Evaluator(const model::Graph& g, sym::Bindings bindings);
 
   void Set(int value, data::HostArray a);
-  bool Has(int value) const { return values_.count(value) != 0; }
+  bool Has(int value) const { return values_.contains(value); }
   const data::HostArray& Get(int value) const;
   // Evaluates node `id` (its inputs must be set); sets its outputs.
   void EvalNode(int id);

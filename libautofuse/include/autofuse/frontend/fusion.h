@@ -6,6 +6,7 @@
 // the schedule and codegen). Every decision is a record with a reason code (docs/frontend.md).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "autofuse/frontend/lower.h"
 #include "autofuse/model/graph.h"
+#include "autofuse/sym/expr.h"
 
 namespace af::frontend {
 
@@ -24,10 +26,26 @@ struct FusionOptions {
   int max_inputs = 8;   // inputs per kernel (max_input_nums_after_fuse: 8 on V1 SoCs, 14 on V2)
   int max_rounds = 10;  // AutoFuse max_fuse_rounds
   bool upcast_half = true;
+  // Size bindings for the memory guards and the gain check (symbols not bound here fall back to
+  // the graph's hints, see docs/frontend.md).
+  sym::Bindings bindings;
+  // Peak-memory guard (ours): refuse a fusion that raises the graph's modeled peak of live
+  // global-memory bytes above this many bytes. -1: the device's HBM (DeviceFacts); 0: off.
+  std::int64_t peak_memory_limit = -1;
+  // AutoFuse's max_output_memory_size_after_fusion: the bytes a fused kernel writes, 13 GiB.
+  std::int64_t max_output_memory = std::int64_t{13} << 30;
+  // Modeled-gain check: fuse only when the ATT-modeled time of the fused kernel (plus one launch)
+  // is below the sum of its parts' (each plus one launch) divided by min_gain.
+  bool gain_check = false;
+  double min_gain = 1.0;
+  std::map<std::string, std::string> solver_flags;  // --autofuse_att_* / --att_* for the solver
 };
 
-// Reads --autofuse_enable_pass=..., --autofuse_max_fusion_size=N, --autofuse_max_input_nums=N and
-// --autofuse_max_fuse_rounds=N from AutoFuse-style flags; the SoC sets the input limit.
+// Reads --autofuse_enable_pass=..., --autofuse_max_fusion_size=N, --autofuse_max_input_nums=N,
+// --autofuse_max_fuse_rounds=N, --autofuse_peak_memory_limit=BYTES,
+// --autofuse_max_output_memory=BYTES, --autofuse_fusion_gain_check=0|1 and
+// --autofuse_fusion_min_gain=X from AutoFuse-style flags; the SoC sets the input limit. Throws
+// LowerError("BAD_FLAG") on a malformed value.
 FusionOptions FusionOptionsFromFlags(const std::map<std::string, std::string>& flags,
                                      const std::string& soc);
 
@@ -41,6 +59,11 @@ struct FusionRecord {
   std::string stage;  // who refused: "decider", "lower", "schedule", "codegen"
   std::string message;
   double bytes_saved = 0;  // modeled global-memory bytes the fusion saves
+  // The numbers behind the memory guard and the gain check, when they ran (-1: not computed).
+  double peak_before = -1;  // modeled peak live global-memory bytes without this fusion
+  double peak_after = -1;   // ... with it
+  double fused_us = -1;     // modeled time of the fused kernel, one launch included
+  double parts_us = -1;     // modeled time of the two parts, one launch each
 };
 
 struct Fallback {
