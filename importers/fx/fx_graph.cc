@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "../common/bracket_scan.h"
 #include "autofuse/model/dtype_code.h"
 #include "autofuse/model/infer.h"
 #include "autofuse/support/error.h"
@@ -50,29 +51,6 @@ std::size_t Indent(std::string_view l) {
 
 bool StartsWith(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
-}
-
-// Bracket depth change over a line, ignoring brackets in strings and comments. `open_quote`
-// carries an unterminated string state (a damaged file) so that it is reported, not skipped.
-int BracketDelta(std::string_view l) {
-  int depth = 0;
-  char quote = 0;
-  for (std::size_t i = 0; i < l.size(); ++i) {
-    const char c = l[i];
-    if (quote != 0) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == quote) {
-        quote = 0;
-      }
-      continue;
-    }
-    if (c == '#') break;
-    if (c == '\'' || c == '"') quote = c;
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-  }
-  return depth;
 }
 
 struct Stmt {
@@ -308,13 +286,13 @@ class FxReader {
       s.provenance = provenance;
       // Join continuation lines while brackets are open.
       std::string text(raw);
-      int depth = BracketDelta(raw);
+      int depth = BracketDelta(raw, HashComments::kStop);
       std::size_t j = i;
       while (depth > 0 && j + 1 < lines_.size() && j - i < kMaxJoinedLines) {
         ++j;
         text += ' ';
         text += lines_[j];
-        depth += BracketDelta(lines_[j]);
+        depth += BracketDelta(lines_[j], HashComments::kStop);
       }
       i = j;
       s.text = std::move(text);

@@ -5,13 +5,11 @@
 #include "autofuse/importers/ge_onnx.h"
 
 #include <fcntl.h>
-#include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <google/protobuf/text_format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <sstream>
 #include <unordered_map>
@@ -19,45 +17,14 @@
 #include "af_onnx.pb.h"
 #include "autofuse/model/infer.h"
 #include "autofuse/support/error.h"
+#include "pb_text_stream.h"
 
 namespace af::importers::ge {
 namespace {
 
 namespace pb = af::onnx;
-using google::protobuf::TextFormat;
 
 constexpr int kMaxSubgraphDepth = 32;
-
-class FirstError : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, google::protobuf::io::ColumnNumber column,
-                const std::string& message) override {
-    if (!has_) {
-      has_ = true;
-      line_ = line;
-      col_ = column;
-      message_ = message;
-    }
-  }
-  void AddWarning(int /*line*/, google::protobuf::io::ColumnNumber /*column*/,
-                  const std::string& /*message*/) override {}
-  bool has() const { return has_; }
-  SourceLoc Loc(const std::string& file) const { return {file, line_ + 1, col_ + 1}; }
-  const std::string& message() const { return message_; }
-
- private:
-  bool has_ = false;
-  int line_ = 0;
-  int col_ = 0;
-  std::string message_;
-};
-
-void SetupParser(TextFormat::Parser& p, FirstError* err) {
-  p.RecordErrorsTo(err);
-  p.AllowUnknownField(true);
-  p.AllowUnknownExtension(true);
-  p.SetRecursionLimit(200);
-}
 
 GeEdge EdgeOf(const std::string& s) {
   GeEdge e;
@@ -127,13 +94,44 @@ std::string AttrText(const pb::AttributeProto& a) {
   return ss.str();
 }
 
-void ReadGraph(const pb::GraphProto& g, const std::string& name, GeOnnxModel& m, int depth,
-               const std::string& file) {
+GeOnnxNode ConvertNode(const pb::NodeProto& n) {
+  GeOnnxNode node;
+  node.name = n.name();
+  node.type = n.op_type().rfind("ge:", 0) == 0 ? n.op_type().substr(3) : n.op_type();
+  for (const auto& in : n.input())
+    node.inputs.push_back(EdgeOf(in));
+  node.outputs.assign(n.output().begin(), n.output().end());
+  node.attribute_count = n.attribute_size();
+  for (const auto& a : n.attribute()) {
+    const auto [key, idx] = SplitIndexed(a.name());
+    const bool in = key.rfind("input_desc_", 0) == 0;
+    const bool out = key.rfind("output_desc_", 0) == 0;
+    if ((in || out) && idx >= 0) {
+      std::vector<GeTensorDesc>& v = in ? node.input_desc : node.output_desc;
+      const std::string field = key.substr(in ? 11 : 12);
+      if (field == "dtype") DescAt(v, idx).dtype = a.s();
+      if (field == "shape") {
+        GeTensorDesc& d = DescAt(v, idx);
+        d.shape.assign(a.ints().begin(), a.ints().end());
+        d.has_shape = true;
+      }
+      continue;
+    }
+    if (in || out) continue;  // *_desc_nums, JSON descriptors of nodes with >= 20 tensors
+    node.attrs[a.name()] = AttrText(a);
+  }
+  return node;
+}
+
+// A graph given as one parsed message (a `graph` or `node` field written in list form): this
+// graph, then its subgraphs (depth first), appended to `out`.
+void ReadGraph(const pb::GraphProto& g, const std::string& name, std::vector<GeOnnxGraph>& out,
+               int depth, const std::string& file) {
   if (depth > kMaxSubgraphDepth) {
     throw InputError(SourceLoc{file, 0, 0}, "subgraphs nested too deeply in graph '" + name + "'");
   }
-  const std::size_t slot = m.graphs.size();
-  m.graphs.push_back(GeOnnxGraph{name.empty() ? g.name() : name, {}});
+  const std::size_t slot = out.size();
+  out.push_back(GeOnnxGraph{name.empty() ? g.name() : name, {}});
   std::vector<std::pair<std::string, const pb::GraphProto*>> subs;
   for (const auto& n : g.node()) {
     if (n.op_type() == "subgraph") {
@@ -142,46 +140,147 @@ void ReadGraph(const pb::GraphProto& g, const std::string& name, GeOnnxModel& m,
       }
       continue;
     }
-    GeOnnxNode node;
-    node.name = n.name();
-    node.type = n.op_type().rfind("ge:", 0) == 0 ? n.op_type().substr(3) : n.op_type();
-    for (const auto& in : n.input())
-      node.inputs.push_back(EdgeOf(in));
-    node.outputs.assign(n.output().begin(), n.output().end());
-    node.attribute_count = n.attribute_size();
-    for (const auto& a : n.attribute()) {
-      const auto [key, idx] = SplitIndexed(a.name());
-      const bool in = key.rfind("input_desc_", 0) == 0;
-      const bool out = key.rfind("output_desc_", 0) == 0;
-      if ((in || out) && idx >= 0) {
-        std::vector<GeTensorDesc>& v = in ? node.input_desc : node.output_desc;
-        const std::string field = key.substr(in ? 11 : 12);
-        if (field == "dtype") DescAt(v, idx).dtype = a.s();
-        if (field == "shape") {
-          GeTensorDesc& d = DescAt(v, idx);
-          d.shape.assign(a.ints().begin(), a.ints().end());
-          d.has_shape = true;
-        }
-        continue;
-      }
-      if (in || out) continue;  // *_desc_nums, JSON descriptors of nodes with >= 20 tensors
-      node.attrs[a.name()] = AttrText(a);
-    }
-    m.graphs[slot].nodes.push_back(std::move(node));
+    out[slot].nodes.push_back(ConvertNode(n));
   }
   for (const auto& [sub_name, sg] : subs)
-    ReadGraph(*sg, sg->name().empty() ? sub_name : sg->name(), m, depth + 1, file);
+    ReadGraph(*sg, sg->name().empty() ? sub_name : sg->name(), out, depth + 1, file);
 }
 
-GeOnnxModel Convert(const pb::ModelProto& mp, const std::string& file) {
-  GeOnnxModel m;
-  m.file = file;
-  m.ir_version = mp.ir_version();
-  m.producer = mp.producer_name();
-  if (!mp.has_graph()) throw InputError(SourceLoc{file, 1, 1}, "ONNX model text without a graph");
-  ReadGraph(mp.graph(), mp.graph().name(), m, 0, file);
-  return m;
-}
+// The streamed reader: the model, graph, node and attribute levels are walked field by field;
+// every other field is captured and parsed by TextFormat as a small message, so memory is one
+// node's text plus what we keep of it, not the file (docs/formats.md, "Large dumps").
+class StreamReader {
+ public:
+  explicit StreamReader(PbTextStream& s) : s_(s), file_(s.file()) {}
+
+  GeOnnxModel Model() {
+    GeOnnxModel m;
+    m.file = file_;
+    Chunk rest;
+    bool has_graph = false;
+    std::string name;
+    int line = 0;
+    while (s_.NextField(&name, &line)) {
+      if (name == "graph" && s_.FieldIsMessage()) {
+        if (has_graph) {
+          throw InputError(SourceLoc{file_, line, 0},
+                           "ONNX model text: a second `graph` (ModelProto has one)");
+        }
+        has_graph = true;
+        s_.Enter();
+        m.graphs = Graph(0, line);
+      } else {
+        s_.Capture(&rest);
+      }
+    }
+    pb::ModelProto mp;
+    ParseChunk(rest, &mp, file_, "ONNX model text");
+    m.ir_version = mp.ir_version();
+    m.producer = mp.producer_name();
+    if (mp.has_graph()) {
+      if (has_graph) {
+        throw InputError(SourceLoc{file_, rest.lines.empty() ? 0 : rest.lines[0].second, 0},
+                         "ONNX model text: a second `graph` (ModelProto has one)");
+      }
+      ReadGraph(mp.graph(), mp.graph().name(), m.graphs, 0, file_);
+      has_graph = true;
+    }
+    if (!has_graph) throw InputError(SourceLoc{file_, 1, 1}, "ONNX model text without a graph");
+    return m;
+  }
+
+ private:
+  // This graph, then its subgraphs depth first.
+  std::vector<GeOnnxGraph> Graph(int depth, int line) {
+    if (depth > kMaxSubgraphDepth) {
+      throw InputError(SourceLoc{file_, line, 0},
+                       "subgraphs nested more than " + std::to_string(kMaxSubgraphDepth) + " deep");
+    }
+    std::vector<GeOnnxGraph> out(1);
+    std::vector<std::vector<GeOnnxGraph>> subs;
+    Chunk rest;
+    std::string name;
+    int l = 0;
+    while (s_.NextField(&name, &l)) {
+      if (name == "node" && s_.FieldIsMessage()) {
+        s_.Enter();
+        Node(depth, l, out[0], subs);
+      } else if (name == "initializer") {
+        s_.Skip();  // tensor data: not read
+      } else {
+        s_.Capture(&rest);
+      }
+    }
+    pb::GraphProto gp;
+    ParseChunk(rest, &gp, file_, "ONNX model text");
+    out[0].name = gp.name();
+    if (gp.node_size() > 0) {  // nodes written in list form
+      std::vector<GeOnnxGraph> listed;
+      ReadGraph(gp, gp.name(), listed, depth, file_);
+      for (auto& n : listed[0].nodes)
+        out[0].nodes.push_back(std::move(n));
+      listed.erase(listed.begin());
+      subs.push_back(std::move(listed));
+    }
+    for (auto& v : subs) {
+      for (auto& g : v)
+        out.push_back(std::move(g));
+    }
+    return out;
+  }
+
+  void Node(int depth, int line, GeOnnxGraph& g, std::vector<std::vector<GeOnnxGraph>>& subs) {
+    Chunk rest;
+    std::vector<std::vector<GeOnnxGraph>> graphs;  // GRAPH attributes
+    pb::NodeProto np;
+    std::string name;
+    int l = 0;
+    while (s_.NextField(&name, &l)) {
+      if (name == "attribute" && s_.FieldIsMessage()) {
+        s_.Enter();
+        Chunk a;
+        std::string an;
+        int al = 0;
+        while (s_.NextField(&an, &al)) {
+          if (an == "g" && s_.FieldIsMessage()) {
+            s_.Enter();
+            graphs.push_back(Graph(depth + 1, al));
+          } else {
+            s_.Capture(&a);
+          }
+        }
+        if (a.empty()) a.lines.emplace_back(0, l);
+        ParseChunk(a, np.add_attribute(), file_, "ONNX model text");
+      } else {
+        s_.Capture(&rest);
+      }
+    }
+    if (rest.empty()) rest.lines.emplace_back(0, line);
+    pb::NodeProto head;
+    ParseChunk(rest, &head, file_, "ONNX model text");
+    for (auto& a : *np.mutable_attribute())
+      head.add_attribute()->Swap(&a);
+    if (head.op_type() == "subgraph") {
+      for (const auto& a : head.attribute()) {  // attributes written in list form
+        if (a.has_g()) {
+          std::vector<GeOnnxGraph> listed;
+          ReadGraph(a.g(), a.g().name().empty() ? head.name() : a.g().name(), listed, depth + 1,
+                    file_);
+          graphs.push_back(std::move(listed));
+        }
+      }
+      for (auto& v : graphs) {
+        if (!v.empty() && v[0].name.empty()) v[0].name = head.name();
+        subs.push_back(std::move(v));
+      }
+      return;
+    }
+    g.nodes.push_back(ConvertNode(head));
+  }
+
+  PbTextStream& s_;
+  std::string file_;
+};
 
 std::optional<ir::DType> GeDType(std::string_view s) {
   static const std::array<std::pair<std::string_view, ir::DType>, 13> kMap = {{
@@ -318,35 +417,37 @@ bool LooksLikeGeOnnx(std::string_view text) {
 }
 
 GeOnnxModel ParseGeOnnx(const std::string& text, const std::string& file) {
-  pb::ModelProto mp;
-  FirstError err;
-  TextFormat::Parser p;
-  SetupParser(p, &err);
-  if (!p.ParseFromString(text, &mp) || err.has()) {
-    throw InputError(err.Loc(file),
-                     "ONNX model text: " + (err.has() ? err.message() : std::string("unreadable")));
-  }
-  return Convert(mp, file);
+  std::size_t at = 0;
+  PbTextStream s(
+      [&](char* buf, std::size_t n) {
+        const std::size_t k = std::min(n, text.size() - at);
+        std::copy_n(text.data() + at, k, buf);
+        at += k;
+        return k;
+      },
+      file);
+  return StreamReader(s).Model();
 }
 
 GeOnnxModel LoadGeOnnxFile(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) throw InputError(SourceLoc{path.string(), 0, 0}, "cannot read the file");
-  pb::ModelProto mp;
-  FirstError err;
-  bool ok = false;
-  {
-    google::protobuf::io::FileInputStream in(fd);  // streamed: no copy of the whole text
-    TextFormat::Parser p;
-    SetupParser(p, &err);
-    ok = p.Parse(&in, &mp);
-  }
-  ::close(fd);
-  if (!ok || err.has()) {
-    throw InputError(err.Loc(path.string()),
-                     "ONNX model text: " + (err.has() ? err.message() : std::string("unreadable")));
-  }
-  return Convert(mp, path.string());
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  PbTextStream s(
+      [&](char* buf, std::size_t n) -> std::size_t {
+        for (;;) {
+          const ssize_t k = ::read(fd, buf, n);
+          if (k >= 0) return static_cast<std::size_t>(k);
+          if (errno != EINTR) {
+            throw InputError(SourceLoc{path.string(), 0, 0}, "cannot read the file");
+          }
+        }
+      },
+      path.string());
+  return StreamReader(s).Model();
 }
 
 GeOpClass ClassifyGeOp(std::string_view t) {

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "../common/bracket_scan.h"
 #include "autofuse/support/strings.h"
 
 namespace af::importers::inductor {
@@ -89,27 +90,7 @@ std::vector<DumpLine> SplitDumpLines(std::string_view text) {
 }
 
 int BracketDepth(std::string_view s) {
-  int depth = 0;
-  char quote = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (quote != 0) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == quote) {
-        quote = 0;
-      }
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return depth;
+  return BracketDelta(s, HashComments::kInclude);
 }
 
 }  // namespace af::importers::inductor

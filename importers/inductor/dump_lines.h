@@ -22,7 +22,8 @@ struct DumpLine {
 
 std::vector<DumpLine> SplitDumpLines(std::string_view text);
 
-// Change of bracket depth over `s` ( ([{ +1, )]} -1 ), ignoring brackets inside '…' / "…".
+// Change of bracket depth over `s` ( ([{ +1, )]} -1 ), ignoring brackets inside '…' / "…"; `#`
+// is an ordinary character in dump values (common/bracket_scan.h, shared with the FX reader).
 int BracketDepth(std::string_view s);
 
 bool StartsWith(std::string_view s, std::string_view prefix);

@@ -2,6 +2,7 @@
 // (thrown as Refuse and caught per group), never a partial graph.
 #include "autofuse/importers/inductor_hint.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -60,9 +61,19 @@ std::vector<Expr> Contiguous(const std::vector<Expr>& repeats) {
   return s;
 }
 
+// True when `strides` are the contiguous strides of `repeats` (axes of extent 1 are free).
+bool IsDense(const std::vector<Expr>& strides, const std::vector<Expr>& repeats) {
+  const auto c = Contiguous(repeats);
+  for (std::size_t i = 0; i < repeats.size(); ++i) {
+    if (!(repeats[i] == Expr(1)) && !(strides[i] == c[i])) return false;
+  }
+  return true;
+}
+
 class Lowerer {
  public:
-  Lowerer(const IrFile& f, const SchedNode& group) : group_(group) {
+  Lowerer(const IrFile& f, const SchedNode& group, const BufferDTypes* types)
+      : group_(group), types_(types) {
     for (const auto* l : group.Leaves())
       members_.insert(l->name);
     // Buffer dtypes and users from every node of the file.
@@ -143,7 +154,17 @@ class Lowerer {
 
   ir::DType BufferDType(const std::string& buf) const {
     auto it = dtype_.find(buf);
-    if (it == dtype_.end()) throw Refuse{"no layout gives the dtype of " + buf};
+    if (it == dtype_.end() && types_ != nullptr) {
+      it = types_->dtype.find(buf);
+      if (it == types_->dtype.end()) {
+        throw Refuse{
+            "neither a layout nor the FX graph" +
+            (types_->fx_file.empty() ? std::string(" (none in the folder)") : std::string()) +
+            " gives the dtype of " + buf};
+      }
+    } else if (it == dtype_.end()) {
+      throw Refuse{"no layout gives the dtype of " + buf};
+    }
     const auto d = TorchDType(it->second);
     if (!d) throw Refuse{"dtype " + it->second + " of " + buf + " is not handled yet"};
     return *d;
@@ -283,17 +304,26 @@ class Lowerer {
       return;
     }
     if (op.op == "constant") {
-      if (op.args.size() < 2 || op.args[1] != "torch.float32")
-        throw Refuse{"constant of another dtype than float32 in " + l.name};
+      // fp16/bf16 constants are computed in fp32 like every other value (inductor_npu_ext)
+      if (op.args.size() < 2 || !TorchDType(op.args[1]))
+        throw Refuse{"constant of dtype " + (op.args.size() > 1 ? op.args[1] : "?") + " in " +
+                     l.name};
       const int s = Dense("scalar", "Scalar", {});
       g_.nodes[static_cast<std::size_t>(s)].attrs["value"] = std::stod(op.args[0]);
       val[op.result] = s;
       return;
     }
     if (op.op == "to_dtype") {
-      if (op.args.size() < 2 || op.args[1] != "torch.float32")
+      // Casts to fp16/bf16 are promoted to fp32 (inductor_npu_ext: compute stays fp32; the
+      // store casts to the buffer's dtype). Other targets are not lowered.
+      if (op.args.size() < 2 || !TorchDType(op.args[1]))
         throw Refuse{"cast to " + (op.args.size() > 1 ? op.args[1] : "?") + " in " + l.name};
       val[op.result] = Arg(val, op.args[0]);  // compute is fp32 already
+      return;
+    }
+    if (op.op == "square") {  // inductor_npu_ext: Mul(x, x)
+      const int x = Arg(val, op.args.empty() ? "" : op.args[0]);
+      val[op.result] = Dense("square", "Mul", {x, x});
       return;
     }
     auto it = PointwiseOps().find(op.op);
@@ -354,6 +384,9 @@ class Lowerer {
     for (std::size_t i = 0; i < sizes_.size(); ++i)
       repeats.push_back(strides[i] == Expr(0) ? Expr(1) : sizes_[i]);
     if (repeats == sizes_) throw Refuse{"store_reduction of " + buf + " reduces no axis"};
+    if (!IsDense(strides, repeats)) {
+      throw Refuse{"store_reduction of " + buf + " writes a strided view, not a dense output"};
+    }
     const int red = Add(type == "Sum" ? "sum" : "reduce", type, {v}, ir::DType::kFloat32, repeats,
                         Contiguous(repeats));
     stored_[buf] = {red, strides};
@@ -379,6 +412,10 @@ class Lowerer {
     for (std::size_t i = 0; i < sizes_.size(); ++i)
       repeats.push_back(strides[i] == Expr(0) ? Expr(1) : sizes_[i]);
     if (repeats != sizes_) throw Refuse{"store of " + buf + " reduces a loop axis"};
+    if (!IsDense(strides, repeats)) {
+      throw Refuse{"store of " + buf + " writes a strided view (e.g. a slice of a concat " +
+                   "buffer), not a dense output"};
+    }
     const int st = Add("store", "Store", {cur}, dt, repeats, strides);
     if (!(offset == Expr(0))) g_.nodes[static_cast<std::size_t>(st)].attrs["offset"] = offset;
     const int out = Add("output", "Output", {st}, dt, repeats, strides);
@@ -386,6 +423,7 @@ class Lowerer {
   }
 
   const SchedNode& group_;
+  const BufferDTypes* types_;
   std::set<std::string> members_;
   std::map<std::string, std::string> dtype_;
   std::map<std::string, std::vector<NodeUser>> users_;
@@ -425,7 +463,8 @@ std::optional<SchedNode> ResolveMembers(const SchedNode& n, const IrFile& post, 
 
 }  // namespace
 
-std::vector<HintGroup> BuildHintGraphs(const IrFile& post, const IrFile* pre) {
+std::vector<HintGroup> BuildHintGraphs(const IrFile& post, const IrFile* pre,
+                                       const BufferDTypes* types) {
   std::vector<HintGroup> out;
   for (const auto& n : post.nodes) {
     if (n.kind == NodeKind::kExtern || n.kind == NodeKind::kNop) continue;
@@ -442,7 +481,7 @@ std::vector<HintGroup> BuildHintGraphs(const IrFile& post, const IrFile* pre) {
                        " gives their loop bodies"};
         }
       }
-      Lowerer l(post, resolved ? *resolved : n);
+      Lowerer l(post, resolved ? *resolved : n, types);
       h.graph = l.Lower();
     } catch (const Refuse& r) {
       h.reason = r.reason;
@@ -456,19 +495,33 @@ std::vector<HintGroup> BuildHintGraphs(const IrFile& post, const IrFile* pre) {
 
 std::vector<HintGroup> BuildHintGraphs(const IrFile& post) {
   bool names_only = false;
-  for (const auto& n : post.nodes)
+  bool layouts = false;
+  for (const auto& n : post.nodes) {
     names_only = names_only || (n.kind == NodeKind::kFused && n.snodes.empty());
-  if (!names_only || post.file.empty()) return BuildHintGraphs(post, nullptr);
-  const auto pre_path = std::filesystem::path(post.file).parent_path() / "ir_pre_fusion.txt";
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(pre_path, ec)) return BuildHintGraphs(post, nullptr);
-  IrFile pre;
-  try {
-    pre = LoadInductorIrFile(pre_path);
-  } catch (const InputError&) {
-    return BuildHintGraphs(post, nullptr);  // a damaged pre-fusion file: the groups fall back
+    for (const auto* l : n.Leaves()) {
+      layouts = layouts || !l->buffer_layouts.empty() ||
+                std::any_of(l->outputs.begin(), l->outputs.end(),
+                            [](const OutputBuffer& o) { return o.layout.has_value(); });
+    }
   }
-  return BuildHintGraphs(post, &pre);
+  std::optional<IrFile> pre;
+  if (names_only && !post.file.empty()) {
+    const auto pre_path = std::filesystem::path(post.file).parent_path() / "ir_pre_fusion.txt";
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(pre_path, ec)) {
+      try {
+        pre = LoadInductorIrFile(pre_path);
+      } catch (const InputError&) {
+        // a damaged pre-fusion file: the groups that need it fall back
+      }
+    }
+  }
+  const IrFile* pre_ptr = pre ? &*pre : nullptr;
+  if (layouts || post.file.empty()) return BuildHintGraphs(post, pre_ptr);
+  // No layouts (torch 2.0): dtypes from the model folder's FX graph and the loop bodies.
+  const auto fx = LoadFolderFxGraph(post.file);
+  const BufferDTypes types = InferBufferDTypes(post, pre_ptr, fx ? &*fx : nullptr);
+  return BuildHintGraphs(post, pre_ptr, &types);
 }
 
 }  // namespace af::importers::inductor

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "autofuse/importers/inductor_dtypes.h"
 #include "autofuse/importers/inductor_ir.h"
 #include "autofuse/ir/graph.h"
 
@@ -26,9 +27,13 @@ struct HintGroup {
 // One entry per kernel-producing top-level node of a post-fusion file (extern and nop nodes are
 // not kernels and are left out). torch 2.0 fused nodes list only their members' names; their
 // loop bodies are taken from the top-level nodes of `post`, then of `pre` (may be null).
-std::vector<HintGroup> BuildHintGraphs(const IrFile& post, const IrFile* pre);
+// Buffer dtypes come from the layouts of `post` and `pre`, or from `types` when given
+// (inductor_dtypes.h: layouts, then the FX graph and loop-body propagation).
+std::vector<HintGroup> BuildHintGraphs(const IrFile& post, const IrFile* pre,
+                                       const BufferDTypes* types = nullptr);
 // As above, with `pre` read from the ir_pre_fusion.txt next to `post.file` when a fused node
-// needs it and the file is there (a damaged one is ignored: those groups fall back).
+// needs it and the file is there (a damaged one is ignored: those groups fall back), and, when
+// the dump prints no layouts (torch 2.0), the dtypes derived with the model folder's FX graph.
 std::vector<HintGroup> BuildHintGraphs(const IrFile& post);
 
 }  // namespace af::importers::inductor
