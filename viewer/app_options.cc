@@ -44,7 +44,7 @@ ParseOutcome ParseAppOptions(const QStringList& args, AppOptions* out, QString* 
                                               "fusion."),
                                QStringLiteral("NAME"));
   const QCommandLineOption graph(QStringLiteral("graph"),
-                                 QStringLiteral("Graph to draw: hint | normalized | impl."),
+                                 QStringLiteral("Graph to draw: hint | normalized | impl | model."),
                                  QStringLiteral("KIND"));
   const QCommandLineOption node(QStringLiteral("node"),
                                 QStringLiteral("Select a node of the drawn graph."),
@@ -109,9 +109,11 @@ ParseOutcome ParseAppOptions(const QStringList& args, AppOptions* out, QString* 
     return ParseOutcome::kError;
   }
   static const QStringList kGraphs = {QStringLiteral("hint"), QStringLiteral("normalized"),
-                                      QStringLiteral("normalised"), QStringLiteral("impl")};
+                                      QStringLiteral("normalised"), QStringLiteral("impl"),
+                                      QStringLiteral("model")};
   if (!o.graph.isEmpty() && !kGraphs.contains(o.graph)) {
-    *message = QStringLiteral("--graph must be hint, normalized or impl, not '%1'").arg(o.graph);
+    *message =
+        QStringLiteral("--graph must be hint, normalized, impl or model, not '%1'").arg(o.graph);
     return ParseOutcome::kError;
   }
   if (!o.screenshot.isEmpty() && o.inputs.size() != 1) {

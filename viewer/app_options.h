@@ -21,7 +21,7 @@ struct AppOptions {
   QString select;      // kernel name, graph name or index
   int tcase = -1;      // tiling case to select
   QString tab;         // inspector tab
-  QString graph;       // hint | normalized | impl
+  QString graph;       // hint | normalized | impl | model
   QString node;        // node to select
   double scale = 1.0;  // the screenshot is scaled by this (0.25 … 1), e.g. for documentation
 };

@@ -60,25 +60,15 @@ QString BindingMeaning(const QString& b) {
 }
 
 // "A2/A3 cost tables V1" for the line above the charts.
-QString PerfTableShort(int table) {
-  switch (table) {
-    case 1:
-      return CostTab::tr("A2/A3 cost tables (V1)");
-    case 2:
-      return CostTab::tr("ascend950 cost tables (V2)");
-    default:
-      return CostTab::tr("cost tables not recorded");
-  }
-}
-
+// The ATT model's cost tables, for the line above the charts and the details table.
 QString PerfTableName(int table) {
   switch (table) {
     case 1:
-      return CostTab::tr("V1 (A2/A3 coefficients)");
+      return CostTab::tr("V1 cost tables (A2/A3)");
     case 2:
-      return CostTab::tr("V2 (ascend950 coefficients)");
+      return CostTab::tr("V2 cost tables (ascend950)");
     default:
-      return CostTab::tr("— (not recorded)");
+      return CostTab::tr("cost tables not recorded");
   }
 }
 
@@ -239,7 +229,7 @@ void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
                          "<span style='color:%7'>■</span> bottleneck pipe. Click a bar to select "
                          "a case.")
                           .arg(BindingsText(run->request.bindings), QString::fromStdString(t.soc()),
-                               solver.toHtmlEscaped(), PerfTableShort(t.perf_table()),
+                               solver.toHtmlEscaped(), PerfTableName(t.perf_table()),
                                kChosen.name(), kSelected.name(), kBottleneck.name()));
   }
   fillDetails(run, kernel);

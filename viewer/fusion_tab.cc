@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
@@ -54,6 +55,8 @@ FusionTab::FusionTab(QWidget* parent) : InspectorTab(parent) {
   decisions_view_ = Table(proxy_, this);
   buffers_ = new QStandardItemModel(this);
   buffers_view_ = Table(buffers_, this);
+  frontend_ = new QStandardItemModel(this);
+  frontend_view_ = Table(frontend_, this);
   auto* split = new QSplitter(Qt::Vertical, this);
   auto* top = new QWidget(split);
   auto* top_layout = new QVBoxLayout(top);
@@ -61,15 +64,23 @@ FusionTab::FusionTab(QWidget* parent) : InspectorTab(parent) {
   top_layout->addWidget(new QLabel(tr("<b>Decisions</b> (stage, reason code, what and why)"), top));
   top_layout->addWidget(filter_);
   top_layout->addWidget(decisions_view_, 1);
+  frontend_box_ = new QWidget(split);
+  auto* fe_layout = new QVBoxLayout(frontend_box_);
+  fe_layout->setContentsMargins(0, 0, 0, 0);
+  frontend_label_ = new QLabel(frontend_box_);
+  fe_layout->addWidget(frontend_label_);
+  fe_layout->addWidget(frontend_view_, 1);
   auto* bottom = new QWidget(split);
   auto* bottom_layout = new QVBoxLayout(bottom);
   bottom_layout->setContentsMargins(0, 0, 0, 0);
   bottom_layout->addWidget(new QLabel(tr("<b>UB buffers</b> planned by the schedule"), bottom));
   bottom_layout->addWidget(buffers_view_, 1);
   split->addWidget(top);
+  split->addWidget(frontend_box_);
   split->addWidget(bottom);
   split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 1);
+  split->setStretchFactor(1, 2);
+  split->setStretchFactor(2, 1);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(refusal_);
   layout->addWidget(split, 1);
@@ -81,15 +92,27 @@ QString FusionTab::refusal() const {
   return refusal_->isHidden() ? QString() : refusal_->text();
 }
 
-void FusionTab::showKernel(const RunPtr& run, int kernel, int) {
+void FusionTab::showKernel(const RunPtr& run, int kernel, int /*tcase*/) {
   decisions_->clear();
   decisions_->setHorizontalHeaderLabels({tr("Stage"), tr("Reason code"), tr("Decision")});
   buffers_->clear();
   buffers_->setHorizontalHeaderLabels(
       {tr("Buffer"), tr("Kind"), tr("Buffers"), tr("Element bytes"), tr("Tensors (in order)")});
+  frontend_->clear();
+  frontend_->setHorizontalHeaderLabels({tr("Result"), tr("Reason code"), tr("Stage"), tr("Kind"),
+                                        tr("Group A"), tr("Group B"), tr("Bytes saved"),
+                                        tr("Message")});
+  frontend_box_->hide();
   const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
   refusal_->hide();
   if (k == nullptr) return;
+  if (run->report->fusion_decisions_size() > 0) {
+    QStringList nodes;
+    for (const auto& n : run->report->model_nodes()) {
+      if (n.kernel() == k->name()) nodes << QString::fromStdString(n.name());
+    }
+    showFrontendDecisions(*run, nodes, tr("its ops"));
+  }
   if (!k->error_code().empty()) {
     refusal_->setText(
         tr("Not compiled — %1: %2")
@@ -142,6 +165,43 @@ void FusionTab::showFallback(const RunPtr& run, int fallback) {
         {Cell(tr("origin")), Cell(QString()), Cell(QString::fromStdString(fb->origin()))});
   }
   decisions_view_->resizeColumnsToContents();
+  if (run->report->fusion_decisions_size() > 0)
+    showFrontendDecisions(*run, {QString::fromStdString(fb->name())}, tr("this op"));
+}
+
+void FusionTab::showFrontendDecisions(const Run& run, const QStringList& nodes,
+                                      const QString& what) {
+  const auto names = [](const auto& list) {
+    QStringList out;
+    for (const auto& n : list)
+      out << QString::fromStdString(n);
+    return out;
+  };
+  int accepted = 0;
+  for (const auto& d : run.report->fusion_decisions()) {
+    const QStringList first = names(d.first());
+    const QStringList second = names(d.second());
+    bool concerns = false;
+    for (const QString& n : nodes)
+      concerns = concerns || first.contains(n) || second.contains(n);
+    if (!concerns) continue;
+    accepted += d.accepted() ? 1 : 0;
+    QStandardItem* result = Cell(d.accepted() ? tr("fused") : tr("refused"));
+    result->setForeground(d.accepted() ? QColor(0x00, 0x70, 0x00) : QColor(0xb0, 0x00, 0x00));
+    QStandardItem* bytes = Cell(QLocale::c().toString(d.bytes_saved(), 'f', 0));
+    bytes->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    frontend_->appendRow(
+        {result, Cell(QString::fromStdString(d.code())), Cell(QString::fromStdString(d.stage())),
+         Cell(QStringLiteral("%1, round %2").arg(QString::fromStdString(d.kind())).arg(d.round())),
+         Cell(first.join(QStringLiteral(", "))), Cell(second.join(QStringLiteral(", "))), bytes,
+         Cell(QString::fromStdString(d.message()))});
+  }
+  frontend_label_->setText(tr("<b>Front-end fusion decisions</b> about %1: %2 fused, %3 refused")
+                               .arg(what)
+                               .arg(accepted)
+                               .arg(frontend_->rowCount() - accepted));
+  frontend_view_->resizeColumnsToContents();
+  frontend_box_->show();
 }
 
 void FusionTab::showNode(const QString& node) {
@@ -154,6 +214,14 @@ void FusionTab::showNode(const QString& node) {
       item->setData(on, kMentionRole);
       item->setBackground(on ? QBrush(QColor(0xff, 0xf2, 0xb3)) : QBrush());
     }
+  }
+  for (int r = 0; r < frontend_->rowCount(); ++r) {
+    const bool on =
+        !node.isEmpty() &&
+        (frontend_->item(r, kFeFirst)->text().split(QStringLiteral(", ")).contains(node) ||
+         frontend_->item(r, kFeSecond)->text().split(QStringLiteral(", ")).contains(node));
+    for (int c = 0; c < frontend_->columnCount(); ++c)
+      frontend_->item(r, c)->setBackground(on ? QBrush(QColor(0xff, 0xf2, 0xb3)) : QBrush());
   }
   for (int r = 0; r < buffers_->rowCount(); ++r) {
     const QStringList tensors = buffers_->item(r, 4)->text().split(QStringLiteral(", "));

@@ -82,10 +82,27 @@ std::string LayoutDot(const GraphSpec& spec) {
       << "  graph [rankdir=TB, nodesep=0.25, ranksep=0.35, splines=spline];\n"
       << "  node [shape=box, fixedsize=true, label=\"\"];\n"
       << "  edge [arrowsize=0.7];\n";
-  for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
+  auto node = [&](std::size_t i, const char* indent) {
     const QSizeF& s = spec.nodes[i].size;
-    dot << "  n" << i << " [width=" << s.width() / kPointsPerInch
+    dot << indent << "n" << i << " [width=" << s.width() / kPointsPerInch
         << ", height=" << s.height() / kPointsPerInch << "];\n";
+  };
+  std::vector<std::vector<std::size_t>> members(spec.clusters.size());
+  for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
+    const int c = spec.nodes[i].cluster;
+    if (c >= 0 && static_cast<std::size_t>(c) < members.size()) {
+      members[static_cast<std::size_t>(c)].push_back(i);
+    } else {
+      node(i, "  ");
+    }
+  }
+  // Clusters leave a margin at the top for the label the scene draws there.
+  for (std::size_t c = 0; c < members.size(); ++c) {
+    if (members[c].empty()) continue;
+    dot << "  subgraph cluster_" << c << " {\n    graph [margin=16];\n";
+    for (std::size_t i : members[c])
+      node(i, "    ");
+    dot << "  }\n";
   }
   for (std::size_t i = 0; i < spec.edges.size(); ++i) {
     const auto& e = spec.edges[i];
@@ -101,6 +118,7 @@ GraphLayout LayoutGraph(const GraphSpec& spec) {
   GraphLayout out;
   out.nodes.resize(spec.nodes.size());
   out.edges.resize(spec.edges.size());
+  out.clusters.resize(spec.clusters.size());
   for (const auto& e : spec.edges) {
     if (e.from < 0 || e.to < 0 || static_cast<std::size_t>(e.from) >= spec.nodes.size() ||
         static_cast<std::size_t>(e.to) >= spec.nodes.size()) {
@@ -172,6 +190,23 @@ GraphLayout LayoutGraph(const GraphSpec& spec) {
         }
       }
     }
+  }
+  out.clusters.resize(spec.clusters.size());
+  for (Agraph_t* sg = agfstsubg(g); sg != nullptr; sg = agnxtsubg(sg)) {
+    const std::string_view name = agnameof(sg);
+    constexpr std::string_view kPrefix = "cluster_";
+    if (name.substr(0, kPrefix.size()) != kPrefix) continue;
+    int c = -1;
+    const auto r = std::from_chars(name.data() + kPrefix.size(), name.data() + name.size(), c);
+    if (r.ec != std::errc() || c < 0 || static_cast<std::size_t>(c) >= out.clusters.size())
+      continue;
+    const auto parts = Split(Attr(sg, "bb"), ',');
+    double v[4] = {0, 0, 0, 0};
+    bool ok = parts.size() == 4;
+    for (std::size_t i = 0; ok && i < 4; ++i)
+      ok = ParseDouble(parts[i], &v[i]);
+    if (ok)
+      out.clusters[static_cast<std::size_t>(c)] = QRectF(flip({v[0], v[3]}), flip({v[2], v[1]}));
   }
   out.bounds = QRectF(0, 0, bb.width(), bb.height());
   gvFreeLayout(gvc, g);

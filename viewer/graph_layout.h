@@ -1,8 +1,10 @@
 // Graph layout with Graphviz (cgraph + gvc, the dot engine): a GraphSpec (nodes with the sizes
 // the scene will draw them at, edges) in, node rectangles and edge splines in scene coordinates
 // out. Nothing is rendered to an image: after gvLayout the coordinates are read back from the
-// layout attributes. Safe to call from any thread (Graphviz itself is not re-entrant, so calls are
-// serialised); the layout worker calls it off the GUI thread.
+// layout attributes. Nodes may be grouped into clusters (Graphviz `cluster_<i>` subgraphs, laid out
+// as boxes around their nodes; the framework-level graph draws each fused kernel as one). Safe to
+// call from any thread (Graphviz itself is not re-entrant, so calls are serialised); the layout
+// worker calls it off the GUI thread.
 #pragma once
 
 #include <QColor>
@@ -21,8 +23,17 @@ struct GraphSpec {
     QString compute;  // ComputeType (colour)
     QString detail;   // third label line (dtype, sizes); may be empty
     QString tooltip;
-    QSizeF size;  // in scene units (points)
-    QColor fill;  // invalid: the ComputeType's colour
+    QSizeF size;             // in scene units (points)
+    QColor fill;             // invalid: the ComputeType's colour
+    int cluster = -1;        // index into clusters, -1: none
+    int group = -1;          // what the node stands for or belongs to (a kernel index), -1: none
+    bool collapsed = false;  // the node stands for a whole collapsed cluster
+  };
+  struct Cluster {
+    QString label;  // drawn in the top left corner
+    QString tooltip;
+    QColor color;
+    int group = -1;  // kernel index
   };
   struct Edge {
     int from = 0;
@@ -31,6 +42,7 @@ struct GraphSpec {
   };
   std::vector<Node> nodes;
   std::vector<Edge> edges;
+  std::vector<Cluster> clusters;
 };
 
 struct GraphLayout {
@@ -39,8 +51,9 @@ struct GraphLayout {
     bool has_arrow = false;
     QPointF arrow_tip;  // where the arrow head ends (on the target node)
   };
-  std::vector<QRectF> nodes;  // same order as the spec
-  std::vector<Edge> edges;    // same order as the spec
+  std::vector<QRectF> nodes;     // same order as the spec
+  std::vector<Edge> edges;       // same order as the spec
+  std::vector<QRectF> clusters;  // same order as the spec
   QRectF bounds;
   QString error;  // set when Graphviz failed
   double ms = 0;  // layout time

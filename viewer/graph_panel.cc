@@ -4,8 +4,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <set>
 
 #include "compute_style.h"
@@ -39,7 +41,10 @@ GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker
   kind_box_->addItem(tr("Hint graph"), static_cast<int>(GraphKind::kHint));
   kind_box_->addItem(tr("Normalised graph"), static_cast<int>(GraphKind::kNormalized));
   kind_box_->addItem(tr("Impl graph (selected case)"), static_cast<int>(GraphKind::kImpl));
-  kind_box_->setToolTip(tr("Which graph of the selected kernel to draw"));
+  kind_box_->addItem(tr("Model graph (kernels as clusters)"), static_cast<int>(GraphKind::kModel));
+  kind_box_->setToolTip(
+      tr("Which graph of the selected kernel to draw; the model graph (FX graphs, case folders) "
+         "shows the whole run with each fused kernel as a cluster"));
   search_ = new QLineEdit(this);
   search_->setPlaceholderText(tr("Search node name or op type…"));
   search_->setClearButtonEnabled(true);
@@ -48,6 +53,10 @@ GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker
   auto* fit = Button(tr("Fit"), tr("Fit the graph into the view (F)"), this);
   auto* zin = Button(tr("+"), tr("Zoom in (wheel up)"), this);
   auto* zout = Button(tr("−"), tr("Zoom out (wheel down)"), this);
+  collapse_ = Button(tr("Collapse"), tr("Draw every fused kernel as one box"), this);
+  expand_ = Button(tr("Expand"), tr("Draw every fused kernel as a cluster of its ops"), this);
+  collapse_->hide();
+  expand_->hide();
   legend_ = new QLabel(this);
   legend_->setTextFormat(Qt::RichText);
   info_ = new QLabel(this);
@@ -59,6 +68,8 @@ GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker
   bar->addWidget(search_);
   bar->addWidget(search_info_);
   bar->addStretch(1);
+  bar->addWidget(collapse_);
+  bar->addWidget(expand_);
   bar->addWidget(zout);
   bar->addWidget(zin);
   bar->addWidget(fit);
@@ -83,6 +94,16 @@ GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker
   connect(zin, &QToolButton::clicked, view_, &GraphView::zoomIn);
   connect(zout, &QToolButton::clicked, view_, &GraphView::zoomOut);
   connect(scene_, &GraphScene::nodeClicked, this, &GraphPanel::onNodeClicked);
+  connect(scene_, &GraphScene::clusterClicked, this, &GraphPanel::onClusterClicked);
+  connect(scene_, &GraphScene::clusterDoubleClicked, this, &GraphPanel::toggleCollapsed);
+  connect(scene_, &GraphScene::nodeDoubleClicked, this, [this](const QString& name) {
+    if (!model_) return;
+    for (const auto& n : spec_.nodes) {
+      if (n.name == name && n.collapsed) toggleCollapsed(n.group);
+    }
+  });
+  connect(collapse_, &QToolButton::clicked, this, [this] { setAllCollapsed(true); });
+  connect(expand_, &QToolButton::clicked, this, [this] { setAllCollapsed(false); });
   connect(selection_, &SelectionModel::selectionChanged, this, &GraphPanel::onSelectionChanged);
   connect(layouts_, &LayoutWorker::ready, this, &GraphPanel::onLayoutReady);
   refresh();
@@ -92,7 +113,58 @@ void GraphPanel::setGraphKind(GraphKind kind) {
   kind_box_->setCurrentIndex(kind_box_->findData(static_cast<int>(kind)));
 }
 
+bool GraphPanel::wantsModel(const Selection& sel) const {
+  const RunPtr run = runs_->run(sel.run);
+  return run && GraphScene::HasModelGraph(*run) && (sel.kernel < 0 || kind_ == GraphKind::kModel);
+}
+
+QSet<int> GraphPanel::collapsedKernels() const {
+  const RunPtr run = runs_->run(selection_->current().run);
+  return run ? collapsed_.value(run->id) : QSet<int>();
+}
+
+void GraphPanel::setKernelCollapsed(int kernel, bool collapsed) {
+  const RunPtr run = runs_->run(selection_->current().run);
+  if (!run || kernel < 0) return;
+  QSet<int>& set = collapsed_[run->id];
+  if (collapsed == set.contains(kernel)) return;
+  if (collapsed) {
+    set.insert(kernel);
+  } else {
+    set.remove(kernel);
+  }
+  if (model_) refresh();
+}
+
+void GraphPanel::setAllCollapsed(bool collapsed) {
+  const RunPtr run = runs_->run(selection_->current().run);
+  if (!run) return;
+  QSet<int>& set = collapsed_[run->id];
+  set.clear();
+  if (collapsed) {
+    for (int i = 0; i < run->kernelCount(); ++i)
+      set.insert(i);
+  }
+  if (model_) refresh();
+}
+
+void GraphPanel::toggleCollapsed(int kernel) {
+  setKernelCollapsed(kernel, !collapsedKernels().contains(kernel));
+}
+
 void GraphPanel::onSelectionChanged(const Selection& now, const Selection& before) {
+  // The model graph stays drawn while the selection moves within its run: only the highlights
+  // follow (the kernel's cluster, the node or unfused op).
+  if (model_ && now.run == before.run && wantsModel(now)) {
+    const RunPtr run = runs_->run(now.run);
+    scene_->setSelectedGroup(now.kernel);
+    QString node = now.node;
+    if (node.isEmpty() && now.fallback >= 0 && run->fallback(now.fallback) != nullptr)
+      node = QString::fromStdString(run->fallback(now.fallback)->name());
+    const QRectF r = scene_->setSelectedNode(node);
+    if (!r.isNull()) view_->centerOnRect(r);
+    return;
+  }
   const bool graph_changed = now.run != before.run || now.kernel != before.kernel ||
                              (kind_ == GraphKind::kImpl && now.tcase != before.tcase);
   if (graph_changed) {
@@ -110,9 +182,13 @@ void GraphPanel::refresh() {
   const RunPtr run = runs_->run(sel.run);
   ready_ = false;
   overview_ = false;
+  model_ = false;
   spec_ = {};
   key_.clear();
-  kind_box_->setEnabled(run && run->ok() && sel.kernel >= 0);
+  const bool has_model = run && GraphScene::HasModelGraph(*run);
+  kind_box_->setEnabled(run && run->ok() && (sel.kernel >= 0 || has_model));
+  collapse_->setVisible(has_model && wantsModel(sel));
+  expand_->setVisible(has_model && wantsModel(sel));
   auto message = [this](const QString& text) {
     scene_->showMessage(text);
     view_->resetTransform();
@@ -130,7 +206,27 @@ void GraphPanel::refresh() {
     message(tr("This run failed:\n%1").arg(run->error));
     return;
   }
-  if (sel.kernel < 0 || run->kernel(sel.kernel) == nullptr) {
+  if (wantsModel(sel)) {
+    model_ = true;
+    if (model_run_ != run->id) {  // first time: large graphs start collapsed
+      model_run_ = run->id;
+      if (!collapsed_.contains(run->id)) {
+        QSet<int>& set = collapsed_[run->id];
+        if (run->report->model_nodes_size() > kCollapseAbove) {
+          for (int i = 0; i < run->kernelCount(); ++i)
+            set.insert(i);
+        }
+      }
+    }
+    const QSet<int> collapsed = collapsed_.value(run->id);
+    spec_ = GraphScene::SpecForModelGraph(*run, collapsed);
+    QList<int> ids(collapsed.begin(), collapsed.end());
+    std::sort(ids.begin(), ids.end());
+    QStringList parts;
+    for (int i : ids)
+      parts << QString::number(i);
+    key_ = QStringLiteral("run%1/model/%2").arg(run->id).arg(parts.join(QLatin1Char(',')));
+  } else if (sel.kernel < 0 || run->kernel(sel.kernel) == nullptr) {
     if (run->kernelCount() == 0) {
       message(tr("The input holds no AscGraph to compile."));
       return;
@@ -176,7 +272,16 @@ void GraphPanel::show(const std::shared_ptr<const GraphLayout>& layout) {
                                     .arg(layout->ms, 0, 'f', 1)
                               : QString());
   view_->showStart();
-  const QString node = selection_->current().node;
+  const Selection& sel = selection_->current();
+  QString node = sel.node;
+  if (model_) {
+    const RunPtr run = runs_->run(sel.run);
+    if (node.isEmpty() && run && run->fallback(sel.fallback) != nullptr)
+      node = QString::fromStdString(run->fallback(sel.fallback)->name());
+    scene_->setSelectedGroup(sel.kernel);
+  } else {
+    scene_->setSelectedGroup(-1);
+  }
   if (!overview_ && !node.isEmpty()) scene_->setSelectedNode(node);
   search(search_->text());
   ready_ = true;
@@ -184,6 +289,14 @@ void GraphPanel::show(const std::shared_ptr<const GraphLayout>& layout) {
 }
 
 void GraphPanel::updateLegend() {
+  if (model_) {
+    legend_->setText(
+        tr("<span style='background:#cfe0f3'>&nbsp;cluster = fused kernel&nbsp;</span> "
+           "<span style='background:#f4c7c3'>&nbsp;unfused op [fallback code]&nbsp;</span> "
+           "<span style='background:#d6e6f5'>&nbsp;input&nbsp;</span> · double-click a "
+           "kernel to collapse or expand it "));
+    return;
+  }
   if (overview_) {
     legend_->setText(
         tr("<span style='background:#b8e0b0'>&nbsp;compiled&nbsp;</span> "
@@ -196,11 +309,11 @@ void GraphPanel::updateLegend() {
     present.insert(n.compute);
   QStringList chips;
   for (const QString& c : ComputeNames()) {
-    if (present.count(c) == 0) continue;
+    if (!present.contains(c)) continue;
     chips << QStringLiteral("<span style='background:%1'>&nbsp;%2&nbsp;</span>")
                  .arg(ComputeColor(c).name(), c);
   }
-  if (present.count(QStringLiteral("unknown")) != 0) chips << tr("white: unknown op");
+  if (present.contains(QStringLiteral("unknown"))) chips << tr("white: unknown op");
   legend_->setText(chips.join(QStringLiteral(" ")));
 }
 
@@ -233,8 +346,44 @@ void GraphPanel::findNext() {
   }
 }
 
+void GraphPanel::onClusterClicked(int kernel) {
+  if (!model_ || kernel < 0) return;
+  const Selection& sel = selection_->current();
+  // Stay on the model graph while its kernels are picked.
+  if (kind_ != GraphKind::kModel) {
+    const QSignalBlocker block(kind_box_);
+    kind_ = GraphKind::kModel;
+    kind_box_->setCurrentIndex(kind_box_->findData(static_cast<int>(kind_)));
+  }
+  if (sel.kernel != kernel) selection_->selectKernel(sel.run, kernel);
+}
+
 void GraphPanel::onNodeClicked(const QString& name) {
   const Selection& sel = selection_->current();
+  if (model_) {
+    const RunPtr run = runs_->run(sel.run);
+    const GraphSpec::Node* n = nullptr;
+    for (const auto& sn : spec_.nodes) {
+      if (sn.name == name) n = &sn;
+    }
+    if (n == nullptr || !run) {
+      if (name.isEmpty()) selection_->selectNode(QString());
+      return;
+    }
+    if (n->group >= 0) {  // an op of a kernel, or a collapsed kernel: select the kernel
+      onClusterClicked(n->group);
+      if (!n->collapsed) selection_->selectNode(name);
+      return;
+    }
+    for (int i = 0; i < run->fallbackCount(); ++i) {  // an unfused op
+      if (QString::fromStdString(run->fallback(i)->name()) == name) {
+        selection_->selectFallback(sel.run, i);
+        return;
+      }
+    }
+    selection_->selectNode(name);  // an input or the output
+    return;
+  }
   if (overview_) {
     if (name.isEmpty()) return;
     for (std::size_t i = 0; i < spec_.nodes.size(); ++i) {

@@ -9,6 +9,8 @@
 #include <QStyleOptionGraphicsItem>
 #include <QtMath>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "autofuse/ir/graph.h"
 #include "compute_style.h"
@@ -86,7 +88,8 @@ class NodeItem : public QGraphicsItem {
   }
   bool match() const { return match_; }
 
-  void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* /*option*/,
+             QWidget* /*widget*/) override {
     p->setRenderHint(QPainter::Antialiasing);
     const QColor fill = node_.fill.isValid() ? node_.fill : ComputeColor(node_.compute);
     QPen pen(QColor(0x55, 0x55, 0x55), 1.0);
@@ -121,6 +124,43 @@ class NodeItem : public QGraphicsItem {
   QRectF rect_;
   bool selected_ = false;
   bool match_ = false;
+};
+
+// One cluster: a rounded, lightly filled frame behind its nodes with its label at the top.
+class ClusterItem : public QGraphicsItem {
+ public:
+  ClusterItem(const GraphSpec::Cluster& c, const QRectF& rect) : cluster_(c), rect_(rect) {
+    setToolTip(c.tooltip);
+  }
+  const GraphSpec::Cluster& cluster() const { return cluster_; }
+  QRectF rect() const { return rect_; }
+  QRectF boundingRect() const override { return rect_.adjusted(-3, -3, 3, 3); }
+  void setSelectedGroup(bool on) {
+    selected_ = on;
+    update();
+  }
+
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* /*option*/,
+             QWidget* /*widget*/) override {
+    p->setRenderHint(QPainter::Antialiasing);
+    QColor fill = cluster_.color;
+    fill.setAlpha(70);
+    p->setPen(selected_ ? QPen(QColor(0xd6, 0x27, 0x28), 3.0)
+                        : QPen(cluster_.color.darker(150), 1.5));
+    p->setBrush(fill);
+    p->drawRoundedRect(rect_, 8, 8);
+    p->setFont(DetailFont());
+    p->setPen(cluster_.color.darker(250));
+    const QFontMetricsF fm(DetailFont());
+    p->drawText(QRectF(rect_.left() + 6, rect_.top() + 2, rect_.width() - 12, fm.height()),
+                Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText(cluster_.label, Qt::ElideRight, rect_.width() - 12));
+  }
+
+ private:
+  GraphSpec::Cluster cluster_;
+  QRectF rect_;
+  bool selected_ = false;
 };
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
@@ -231,9 +271,152 @@ GraphSpec GraphScene::SpecForKernels(const Run& run) {
   return spec;
 }
 
+bool GraphScene::HasModelGraph(const Run& run) {
+  return run.ok() && run.report->model_nodes_size() > 0;
+}
+
+namespace {
+
+// Pastel colours for the kernels' clusters, by kernel index.
+QColor KernelColor(int i) {
+  static const QColor palette[] = {QColor(0x4e, 0x9a, 0xd6), QColor(0x59, 0xa1, 0x4f),
+                                   QColor(0xb0, 0x7a, 0xa1), QColor(0xed, 0xc9, 0x48),
+                                   QColor(0x76, 0xb7, 0xb2), QColor(0xf2, 0x8e, 0x2b),
+                                   QColor(0x9c, 0x75, 0x5f), QColor(0x8c, 0x8c, 0xd9)};
+  return palette[static_cast<std::size_t>(i) % std::size(palette)];
+}
+
+QString KernelSummary(const report::KernelReport& k) {
+  if (!k.error_code().empty())
+    return QStringLiteral("refused: ") + QString::fromStdString(k.error_code());
+  if (k.has_tiling()) {
+    const int c = DefaultCase(k);
+    return QStringLiteral("%1 · %2 cores · %3 cycles")
+        .arg(ShortCaseName(k, c))
+        .arg(k.tiling().block_dim())
+        .arg(k.tiling().modeled_cycles(), 0, 'f', 0);
+  }
+  return QStringLiteral("%1 cases · sizes unbound").arg(k.cases_size());
+}
+
+}  // namespace
+
+GraphSpec GraphScene::SpecForModelGraph(const Run& run, const QSet<int>& collapsed) {
+  GraphSpec spec;
+  if (!HasModelGraph(run)) return spec;
+  const report::CompileReport& rep = *run.report;
+  std::map<std::string, int> kernel_index;
+  for (int i = 0; i < rep.kernels_size(); ++i)
+    kernel_index.emplace(rep.kernels(i).name(), i);
+  std::vector<int> ops_of(static_cast<std::size_t>(rep.kernels_size()), 0);
+  for (const auto& n : rep.model_nodes()) {
+    const auto it = kernel_index.find(n.kernel());
+    if (it != kernel_index.end()) ++ops_of[static_cast<std::size_t>(it->second)];
+  }
+  // One cluster per kernel that has ops; a collapsed kernel is one box instead.
+  std::vector<int> cluster_of(ops_of.size(), -1);
+  std::vector<int> box_of(ops_of.size(), -1);
+  for (std::size_t i = 0; i < ops_of.size(); ++i) {
+    if (ops_of[i] == 0) continue;
+    const auto& k = rep.kernels(static_cast<int>(i));
+    const bool refused = !k.error_code().empty();
+    const QColor color = refused ? QColor(0xe0, 0x60, 0x60) : KernelColor(static_cast<int>(i));
+    const QString graph = GraphName(k).isEmpty() ? QString::fromStdString(k.name()) : GraphName(k);
+    const QString tip = QStringLiteral("<b>%1</b><br>%2<br>%3 ops · %4")
+                            .arg(graph.toHtmlEscaped(), QString::fromStdString(k.name()))
+                            .arg(ops_of[i])
+                            .arg(KernelSummary(k).toHtmlEscaped());
+    if (collapsed.contains(static_cast<int>(i))) {
+      GraphSpec::Node sn;
+      sn.name = graph;
+      sn.type = Elide(QString::fromStdString(k.name()), 44);
+      sn.detail = QStringLiteral("%1 ops · %2").arg(ops_of[i]).arg(KernelSummary(k));
+      sn.compute = QStringLiteral("kernel");
+      sn.fill = color.lighter(130);
+      sn.tooltip = tip + QStringLiteral("<br><i>double-click to expand</i>");
+      sn.group = static_cast<int>(i);
+      sn.collapsed = true;
+      sn.size = LabelSize(sn);
+      box_of[i] = static_cast<int>(spec.nodes.size());
+      spec.nodes.push_back(std::move(sn));
+    } else {
+      GraphSpec::Cluster c;
+      // The frame is as wide as its ops: the name and the case (or refusal) only; the tooltip
+      // has the rest.
+      c.label = refused
+                    ? QStringLiteral("%1 · %2").arg(graph, QString::fromStdString(k.error_code()))
+                : k.cases_size() > 0
+                    ? QStringLiteral("%1 · %2").arg(graph, ShortCaseName(k, DefaultCase(k)))
+                    : graph;
+      c.tooltip = tip + QStringLiteral("<br><i>double-click to collapse</i>");
+      c.color = color;
+      c.group = static_cast<int>(i);
+      cluster_of[i] = static_cast<int>(spec.clusters.size());
+      spec.clusters.push_back(std::move(c));
+    }
+  }
+  std::map<std::string, int> index;  // model node name -> spec node
+  for (const auto& n : rep.model_nodes()) {
+    const auto it = kernel_index.find(n.kernel());
+    const int k = it == kernel_index.end() ? -1 : it->second;
+    if (k >= 0 && box_of[static_cast<std::size_t>(k)] >= 0) {
+      index[n.name()] = box_of[static_cast<std::size_t>(k)];
+      continue;
+    }
+    GraphSpec::Node sn;
+    sn.name = QString::fromStdString(n.name());
+    QString op = QString::fromStdString(n.op());
+    if (op.startsWith(QStringLiteral("aten."))) op = op.mid(5);
+    sn.type = Elide(op, 32);
+    const QString type = QString::fromStdString(n.dtype()) + QString::fromStdString(n.shape());
+    sn.detail = Elide(type, 36);
+    sn.compute = QStringLiteral("model");
+    sn.group = k;
+    QStringList tip;
+    tip << QStringLiteral("<b>%1</b> : %2")
+               .arg(sn.name.toHtmlEscaped(), QString::fromStdString(n.op()).toHtmlEscaped());
+    if (!type.isEmpty()) tip << type.toHtmlEscaped();
+    if (k >= 0) {
+      sn.cluster = cluster_of[static_cast<std::size_t>(k)];
+      sn.fill = QColor(Qt::white);
+      tip << QStringLiteral("in kernel %1").arg(QString::fromStdString(n.kernel()).toHtmlEscaped());
+    } else if (!n.fallback_code().empty()) {
+      sn.detail = Elide(QStringLiteral("[%1]").arg(QString::fromStdString(n.fallback_code())), 36);
+      sn.fill = QColor(0xf4, 0xc7, 0xc3);
+      tip << QStringLiteral("left unfused: %1")
+                 .arg(QString::fromStdString(n.fallback_code()).toHtmlEscaped());
+    } else if (n.op() == "placeholder" || n.op() == "get_attr") {
+      sn.fill = QColor(0xd6, 0xe6, 0xf5);
+    } else {
+      sn.fill = QColor(0xe8, 0xe8, 0xe8);
+    }
+    sn.tooltip = tip.join(QStringLiteral("<br>"));
+    sn.size = LabelSize(sn);
+    index[n.name()] = static_cast<int>(spec.nodes.size());
+    spec.nodes.push_back(std::move(sn));
+  }
+  std::set<std::pair<int, int>> seen;
+  for (const auto& n : rep.model_nodes()) {
+    const int to = index.at(n.name());
+    for (const auto& in : n.inputs()) {
+      const auto it = index.find(in);
+      if (it == index.end() || it->second == to) continue;  // unknown, or inside a collapsed box
+      if (!seen.insert({it->second, to}).second) continue;
+      GraphSpec::Edge e;
+      e.from = it->second;
+      e.to = to;
+      e.tooltip =
+          QString::fromStdString(in) + QStringLiteral(" → ") + QString::fromStdString(n.name());
+      spec.edges.push_back(e);
+    }
+  }
+  return spec;
+}
+
 void GraphScene::setGraph(const GraphSpec& spec, const GraphLayout& layout) {
   clear();
   items_.clear();
+  clusters_.clear();
   message_.clear();
   spec_ = spec;
   if (!layout.ok()) {
@@ -267,6 +450,13 @@ void GraphScene::setGraph(const GraphSpec& spec, const GraphLayout& layout) {
       }
     }
   }
+  for (std::size_t i = 0; i < spec.clusters.size() && i < layout.clusters.size(); ++i) {
+    if (layout.clusters[i].isNull()) continue;
+    auto* item = new ClusterItem(spec.clusters[i], layout.clusters[i]);
+    item->setZValue(-1);
+    addItem(item);
+    clusters_.push_back(item);
+  }
   for (std::size_t i = 0; i < spec.nodes.size() && i < layout.nodes.size(); ++i) {
     auto* item = new NodeItem(spec.nodes[i], layout.nodes[i]);
     item->setZValue(1);
@@ -275,11 +465,13 @@ void GraphScene::setGraph(const GraphSpec& spec, const GraphLayout& layout) {
   }
   setSceneRect(graphRect());
   if (!selected_.isEmpty()) setSelectedNode(selected_);
+  setSelectedGroup(selected_group_);
 }
 
 void GraphScene::showMessage(const QString& text) {
   clear();
   items_.clear();
+  clusters_.clear();
   message_ = text;
   auto* t = addSimpleText(text);
   t->setBrush(QColor(0x60, 0x60, 0x60));
@@ -291,10 +483,23 @@ QRectF GraphScene::setSelectedNode(const QString& name) {
   QRectF r;
   for (NodeItem* item : items_) {
     const bool on = !name.isEmpty() && item->node().name == name;
-    item->setSelectedNode(on);
+    const bool group =
+        item->node().collapsed && selected_group_ >= 0 && item->node().group == selected_group_;
+    item->setSelectedNode(on || group);
     if (on) r = item->rect();
   }
   return r;
+}
+
+void GraphScene::setSelectedGroup(int group) {
+  selected_group_ = group;
+  for (ClusterItem* c : clusters_)
+    c->setSelectedGroup(group >= 0 && c->cluster().group == group);
+  for (NodeItem* item : items_) {
+    if (item->node().collapsed)
+      item->setSelectedNode((group >= 0 && item->node().group == group) ||
+                            (!selected_.isEmpty() && item->node().name == selected_));
+  }
 }
 
 QStringList GraphScene::search(const QString& text) {
@@ -329,7 +534,30 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
       return;
     }
   }
+  for (QGraphicsItem* it : items(event->scenePos())) {
+    if (auto* cluster = dynamic_cast<ClusterItem*>(it)) {
+      emit clusterClicked(cluster->cluster().group);
+      return;
+    }
+  }
   background_press_ = true;
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
+  QGraphicsScene::mouseDoubleClickEvent(event);
+  if (event->button() != Qt::LeftButton) return;
+  for (QGraphicsItem* it : items(event->scenePos())) {
+    if (auto* node = dynamic_cast<NodeItem*>(it)) {
+      emit nodeDoubleClicked(node->node().name);
+      return;
+    }
+  }
+  for (QGraphicsItem* it : items(event->scenePos())) {
+    if (auto* cluster = dynamic_cast<ClusterItem*>(it)) {
+      emit clusterDoubleClicked(cluster->cluster().group);
+      return;
+    }
+  }
 }
 
 void GraphScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {

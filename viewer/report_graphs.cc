@@ -14,6 +14,8 @@ QString GraphKindName(GraphKind kind) {
       return QStringLiteral("normalised graph");
     case GraphKind::kImpl:
       return QStringLiteral("impl graph");
+    case GraphKind::kModel:
+      return QStringLiteral("model graph");
   }
   return {};
 }
@@ -38,6 +40,9 @@ GraphResult KernelGraph(const report::KernelReport& k, GraphKind kind, int tcase
         } else {
           r.graph = ir::FromProto(k.cases(tcase).impl_graph());
         }
+        break;
+      case GraphKind::kModel:
+        r.error = QStringLiteral("only runs of FX graphs and case folders have a model graph");
         break;
     }
   } catch (const std::exception& e) {

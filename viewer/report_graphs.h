@@ -14,8 +14,11 @@ class KernelReport;
 
 namespace af::viewer {
 
-enum class GraphKind { kHint = 0, kNormalized = 1, kImpl = 2 };
-QString GraphKindName(GraphKind kind);  // "hint graph", "normalised graph", "impl graph"
+// kModel: the run's framework-level model graph (front-end runs), drawn by the graph panel from
+// the report's model_nodes; KernelGraph has no graph for it.
+enum class GraphKind { kHint = 0, kNormalized = 1, kImpl = 2, kModel = 3 };
+// "hint graph", "normalised graph", "impl graph", "model graph"
+QString GraphKindName(GraphKind kind);
 
 struct GraphResult {
   std::optional<ir::Graph> graph;

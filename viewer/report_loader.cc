@@ -81,13 +81,14 @@ std::shared_ptr<Run> LoadReport(const QString& path) {
   }
   auto run = std::make_shared<Run>();
   run->report_path = QFileInfo(file).absoluteFilePath();
-  // Front-end runs: afc writes fusion.json next to the report; a report saved by the viewer has
-  // none, but the front end's reasons all read "[CODE] message".
+  // Front-end runs: their reports carry the model graph and the decisions (older ones do not,
+  // but afc writes fusion.json next to them, and the front end's reasons all read
+  // "[CODE] message").
   bool coded = report->fallbacks_size() > 0;
   for (const auto& f : report->fallbacks())
     coded = coded && !f.reason().empty() && f.reason().front() == '[';
-  run->frontend =
-      coded || QFileInfo::exists(QFileInfo(file).dir().filePath(QStringLiteral("fusion.json")));
+  run->frontend = coded || report->model_nodes_size() > 0 || report->fusion_decisions_size() > 0 ||
+                  QFileInfo::exists(QFileInfo(file).dir().filePath(QStringLiteral("fusion.json")));
   run->request.input = ResolveInput(QString::fromStdString(report->input()), run->report_path);
   run->request.soc = report->soc().empty() ? std::string("ascend910b") : report->soc();
   for (const auto& [k, v] : report->flags())

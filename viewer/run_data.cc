@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include "report.pb.h"
+#include "report_diff.h"
 
 namespace af::viewer {
 
@@ -50,12 +51,7 @@ QString FlagsText(const std::map<std::string, std::string>& flags) {
 }
 
 int DefaultCase(const report::KernelReport& k) {
-  if (k.cases_size() == 0) return -1;
-  if (k.has_tiling() && k.tiling().chosen_case() >= 0 &&
-      k.tiling().chosen_case() < k.cases_size()) {
-    return k.tiling().chosen_case();
-  }
-  return 0;
+  return reportdiff::DefaultCase(k);
 }
 
 int EffectiveCase(const report::KernelReport& k, int requested) {
@@ -64,17 +60,11 @@ int EffectiveCase(const report::KernelReport& k, int requested) {
 }
 
 QString ShortCaseName(const report::KernelReport& k, int c) {
-  if (c < 0 || c >= k.cases_size()) return {};
-  const QString name = QString::fromStdString(k.cases(c).name());
-  const QString prefix = GraphName(k) + "_";
-  if (!prefix.isEmpty() && name.startsWith(prefix) && name.size() > prefix.size()) {
-    return name.mid(prefix.size());
-  }
-  return name;
+  return QString::fromStdString(reportdiff::ShortCaseName(k, c));
 }
 
 QString GraphName(const report::KernelReport& k) {
-  return QString::fromStdString(k.hint_graph().graph_name());
+  return QString::fromStdString(reportdiff::GraphName(k));
 }
 
 sym::Bindings CaseBindings(const report::KernelReport& k, int c) {

@@ -7,7 +7,6 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <map>
 
 #include "report.pb.h"
 #include "run_manager.h"
@@ -15,43 +14,14 @@
 namespace af::viewer {
 namespace {
 
-KernelSide Side(const report::KernelReport& k) {
-  KernelSide s;
-  s.present = true;
-  s.refused = QString::fromStdString(k.error_code());
-  const int c = DefaultCase(k);
-  if (c >= 0) {
-    s.case_name = ShortCaseName(k, c);
-    s.template_name = QString::fromStdString(k.cases(c).template_name());
-  }
-  if (k.has_tiling() && s.refused.isEmpty()) {
-    s.tiled = true;
-    s.block_dim = k.tiling().block_dim();
-    s.ub_bytes = k.tiling().ub_bytes();
-    s.cycles = k.tiling().modeled_cycles();
-  }
-  return s;
-}
-
-// Graph names made unique within a run: the second kernel of graph g is "g #2".
-std::vector<QString> Keys(const Run& r) {
-  std::vector<QString> keys;
-  std::map<QString, int> seen;
-  for (int i = 0; i < r.kernelCount(); ++i) {
-    QString g = GraphName(*r.kernel(i));
-    if (g.isEmpty()) g = QString::fromStdString(r.kernel(i)->name());
-    const int n = ++seen[g];
-    keys.push_back(n == 1 ? g : QStringLiteral("%1 #%2").arg(g).arg(n));
-  }
-  return keys;
-}
-
 QString CaseText(const KernelSide& s) {
   if (!s.present) return QStringLiteral("—");
-  if (!s.refused.isEmpty()) return QStringLiteral("refused %1").arg(s.refused);
-  if (s.case_name.isEmpty()) return QStringLiteral("no cases");
-  QString t = s.case_name;
-  if (!s.template_name.isEmpty()) t += QStringLiteral(" (%1)").arg(s.template_name);
+  if (!s.refused.empty())
+    return QStringLiteral("refused %1").arg(QString::fromStdString(s.refused));
+  if (s.case_name.empty()) return QStringLiteral("no cases");
+  QString t = QString::fromStdString(s.case_name);
+  if (!s.template_name.empty())
+    t += QStringLiteral(" (%1)").arg(QString::fromStdString(s.template_name));
   if (!s.tiled) t += QStringLiteral(", unbound");
   return t;
 }
@@ -82,37 +52,9 @@ QStandardItem* Delta(const KernelSide& a, const KernelSide& b, double va, double
 
 }  // namespace
 
-bool KernelDiff::changed() const {
-  return a.present != b.present || a.refused != b.refused || a.case_name != b.case_name ||
-         a.block_dim != b.block_dim || a.ub_bytes != b.ub_bytes || a.cycles != b.cycles;
-}
-
 std::vector<KernelDiff> DiffRuns(const Run& a, const Run& b) {
-  std::vector<KernelDiff> out;
-  const std::vector<QString> ka = Keys(a);
-  const std::vector<QString> kb = Keys(b);
-  std::vector<bool> used(kb.size(), false);
-  for (std::size_t i = 0; i < ka.size(); ++i) {
-    KernelDiff d;
-    d.graph = ka[i];
-    d.a = Side(*a.kernel(static_cast<int>(i)));
-    for (std::size_t j = 0; j < kb.size(); ++j) {
-      if (!used[j] && kb[j] == ka[i]) {
-        used[j] = true;
-        d.b = Side(*b.kernel(static_cast<int>(j)));
-        break;
-      }
-    }
-    out.push_back(std::move(d));
-  }
-  for (std::size_t j = 0; j < kb.size(); ++j) {
-    if (used[j]) continue;
-    KernelDiff d;
-    d.graph = kb[j];
-    d.b = Side(*b.kernel(static_cast<int>(j)));
-    out.push_back(std::move(d));
-  }
-  return out;
+  static const report::CompileReport kEmpty;
+  return reportdiff::DiffKernels(a.ok() ? *a.report : kEmpty, b.ok() ? *b.report : kEmpty);
 }
 
 CompareDialog::CompareDialog(RunManager* runs, int a, int b, QWidget* parent)
@@ -214,7 +156,7 @@ void CompareDialog::refill() {
     if (d.a.present && d.b.present && d.changed()) ++changed;
     total_a += d.a.tiled ? d.a.cycles : 0;
     total_b += d.b.tiled ? d.b.cycles : 0;
-    QString name = d.graph;
+    QString name = QString::fromStdString(d.graph);
     if (!d.b.present) name += tr("  [only in A]");
     if (!d.a.present) name += tr("  [only in B]");
     QList<QStandardItem*> row = {Cell(name),

@@ -1,13 +1,15 @@
 // Comparing two runs: kernels matched by the hint graph they were fused from (the n-th kernel of
 // a graph name in one run with the n-th in the other), each side with its chosen tiling case and
-// template, block_dim, UB bytes and modelled cycles, and the kernels only one run has. The
-// Compare Runs dialog shows the table with two run pickers; the model is public for tests.
+// template, block_dim, UB bytes and modelled cycles, and the kernels only one run has (the
+// comparison is reportdiff's, which `afc diff` prints too). The Compare Runs dialog shows the
+// table with two run pickers; the model is public for tests.
 #pragma once
 
 #include <QDialog>
 #include <QString>
 #include <vector>
 
+#include "report_diff.h"
 #include "run_data.h"
 
 class QComboBox;
@@ -19,23 +21,11 @@ namespace af::viewer {
 
 class RunManager;
 
-struct KernelSide {
-  bool present = false;
-  bool tiled = false;  // the sizes were bound and a case chosen
-  QString refused;     // error code when a stage refused the kernel
-  QString case_name;   // short name of the chosen (or default) case
-  QString template_name;
-  qint64 block_dim = 0;
-  qint64 ub_bytes = 0;
-  double cycles = 0;
-};
+// The comparison itself is the report library's (tools/report_diff, shared with `afc diff`).
+using KernelSide = reportdiff::KernelSide;
+using KernelDiff = reportdiff::KernelDiff;
 
-struct KernelDiff {
-  QString graph;  // hint graph name ("name #2" for the second kernel of that graph)
-  KernelSide a, b;
-  bool changed() const;  // present in one run only, or case, block_dim, UB or cycles differ
-};
-
+// The kernels of two runs (a failed run has none).
 std::vector<KernelDiff> DiffRuns(const Run& a, const Run& b);
 
 class CompareDialog : public QDialog {

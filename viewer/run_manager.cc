@@ -149,17 +149,24 @@ std::shared_ptr<Run> RunManager::Execute(const QString& path, const RunRequest& 
         if (progress) progress(QString::fromStdString(stage) + QStringLiteral("…"));
       };
       const std::string input = path.toStdString();
-      pipeline::CompileResult r;
-      if (pipeline::IsModelGraphInput(input)) {
-        // FX graphs and PyTorch case folders: the fusion front end decides the kernels.
-        run->frontend = true;
-        r = std::move(pipeline::CompileModelGraph(input, o).compiled);
-      } else {
-        r = pipeline::Compile(input, o);
-      }
-      if (progress) progress(QStringLiteral("report…"));
       auto rep = std::make_shared<report::CompileReport>();
-      pipeline::FillReport(r, o, rep.get());
+      pipeline::GraphCompileResult graph;
+      pipeline::CompileResult plain;
+      const pipeline::CompileResult* compiled = &plain;
+      if (pipeline::IsModelGraphInput(input)) {
+        // FX graphs and PyTorch case folders: the fusion front end decides the kernels; the
+        // report also carries its decisions and the model graph.
+        run->frontend = true;
+        graph = pipeline::CompileModelGraph(input, o);
+        if (progress) progress(QStringLiteral("report…"));
+        pipeline::FillGraphReport(graph, o, rep.get());
+        compiled = &graph.compiled;
+      } else {
+        plain = pipeline::Compile(input, o);
+        if (progress) progress(QStringLiteral("report…"));
+        pipeline::FillReport(plain, o, rep.get());
+      }
+      const pipeline::CompileResult& r = *compiled;
       for (std::size_t i = 0; i < r.kernels.size(); ++i) {
         const auto& k = r.kernels[i];
         run->origins.push_back(k.origin);

@@ -24,9 +24,10 @@ bool ApplyViewOptions(MainWindow* w, const AppOptions& o, QString* error) {
     ok = false;
   };
   if (!o.graph.isEmpty()) {
-    w->graph()->setGraphKind(o.graph == QStringLiteral("impl")   ? GraphKind::kImpl
-                             : o.graph == QStringLiteral("hint") ? GraphKind::kHint
-                                                                 : GraphKind::kNormalized);
+    w->graph()->setGraphKind(o.graph == QStringLiteral("impl")    ? GraphKind::kImpl
+                             : o.graph == QStringLiteral("hint")  ? GraphKind::kHint
+                             : o.graph == QStringLiteral("model") ? GraphKind::kModel
+                                                                  : GraphKind::kNormalized);
   }
   if (!o.select.isEmpty() && !w->selectKernel(o.select)) {
     fail(QStringLiteral("no kernel '%1' in the run").arg(o.select));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -202,6 +203,125 @@ TEST(Damaged, AfcNeverCrashes) {
     }
   }
   EXPECT_GT(twos, 20);
+}
+
+// ---- afc diff: two CompileReports kernel by kernel, and the front end's decisions.
+
+std::string Sample() {
+  return (af::test::SourceDir() / "samples" / "hint_graphs" / "add_bcast_relu.AscGraphDef.txt")
+      .string();
+}
+
+// A small hand-written CompileReport with one kernel and one fusion decision.
+std::string TinyReport(const std::string& chosen, bool fused) {
+  nlohmann::json k = {
+      {"name", "autofused_add_1"},
+      {"hint_graph", {{"graph_name", "g"}}},
+      {"cases",
+       {{{"name", "g_B0Y0"}, {"template_name", "elementwise"}, {"mte2_cycles", 10.0}},
+        {{"name", "g_B0Y1"}, {"template_name", "elementwise"}, {"mte2_cycles", 20.0}}}},
+      {"tiling",
+       {{"chosen_case", chosen == "B0Y0" ? 0 : 1},
+        {"block_dim", 8},
+        {"ub_bytes", 1024},
+        {"modeled_cycles", 100.0}}}};
+  nlohmann::json d = {{"round", 1},        {"kind", "vertical"},
+                      {"first", {"add"}},  {"second", {"relu"}},
+                      {"accepted", fused}, {"code", fused ? "FUSED" : "SIZE_LIMIT"},
+                      {"stage", "decider"}};
+  const nlohmann::json r = {
+      {"tool_version", "0.1"}, {"input", "x.py"}, {"kernels", {k}}, {"fusion_decisions", {d}}};
+  return r.dump(2);
+}
+
+std::string WriteTemp(const std::string& tag, const std::string& name, const std::string& text) {
+  const auto p = af::test::TempDir(tag) / name;
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+TEST(AfcDiff, CompiledReportsOfTwoShapes) {
+  const auto dir = af::test::TempDir("diff_compile");
+  const std::string a = (dir / "a").string();
+  const std::string b = (dir / "b").string();
+  ASSERT_EQ(Afc("compile " + Shell(Sample()) + " --bind s0=37,s1=1031 --out " + Shell(a)).code, 0);
+  ASSERT_EQ(Afc("compile " + Shell(Sample()) + " --bind s0=3,s1=200003 --out " + Shell(b)).code, 0);
+  // The same report (as a file or as its folder): identical, exit 0.
+  Result r = Afc("diff " + Shell(a + "/report.json") + " " + Shell(a));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("0 changed"));
+  EXPECT_THAT(r.out, HasSubstr("identical"));
+  // Other shapes: another case, block_dim, UB and cycles; exit 1.
+  r = Afc("diff " + Shell(a) + " " + Shell(b));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("kernel add_bcast_relu: B0Y0"));
+  EXPECT_THAT(r.out, HasSubstr("-> B0Y1"));
+  EXPECT_THAT(r.out, HasSubstr("1 changed"));
+  r = Afc("diff --json " + Shell(a) + " " + Shell(b));
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j["identical"].get<bool>());
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  const auto& k = j["kernels"][0];
+  EXPECT_EQ(k["graph"], "add_bcast_relu");
+  EXPECT_NE(k["a"]["case"], k["b"]["case"]);
+  EXPECT_NE(k["a"]["cycles"], k["b"]["cycles"]);
+  EXPECT_TRUE(k["a"]["pipes"].contains("MTE2"));
+  const auto changes = k["changes"].get<std::vector<std::string>>();
+  EXPECT_NE(std::find(changes.begin(), changes.end(), "case"), changes.end());
+  EXPECT_TRUE(j["decisions"].empty());
+}
+
+TEST(AfcDiff, DecisionsAndKernelsOnlyInOne) {
+  const std::string a = WriteTemp("diff_a", "report.json", TinyReport("B0Y0", true));
+  const std::string same = WriteTemp("diff_same", "report.json", TinyReport("B0Y0", true));
+  const std::string b = WriteTemp("diff_b", "report.json", TinyReport("B0Y1", false));
+  EXPECT_EQ(Afc("diff " + Shell(a) + " " + Shell(same)).code, 0);
+  Result r = Afc("diff " + Shell(a) + " " + Shell(b));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("decision vertical [add] + [relu]: FUSED -> refused SIZE_LIMIT"));
+  EXPECT_THAT(r.out, HasSubstr("MTE2 10 -> 20"));
+  r = Afc("diff --json " + Shell(a) + " " + Shell(b));
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["decisions"].size(), 1u);
+  EXPECT_EQ(j["decisions"][0]["a"], "FUSED");
+  EXPECT_EQ(j["decisions"][0]["b"], "refused SIZE_LIMIT (decider)");
+  // A report without kernels: the kernel is only in A.
+  const std::string empty =
+      WriteTemp("diff_empty", "report.json", R"({"tool_version": "0.1", "kernels": []})");
+  r = Afc("diff " + Shell(a) + " " + Shell(empty));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("kernel g: only in A (autofused_add_1"));
+}
+
+TEST(AfcDiff, BadInputExitsTwoWithFileAndLine) {
+  const std::string good = WriteTemp("diff_good", "report.json", TinyReport("B0Y0", true));
+  Result r = Afc("diff " + Shell(good) + " /nonexistent/report.json");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("afc: /nonexistent/report.json: no such file"));
+  const std::string broken = WriteTemp("diff_broken", "report.json", "{\n  \"kernels\": [\n  x\n");
+  r = Afc("diff " + Shell(good) + " " + Shell(broken));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr(broken + ":3:"));
+  EXPECT_THAT(r.err, HasSubstr("is not JSON"));
+  const std::string other = WriteTemp("diff_other", "fusion.json", R"({"graph": "x"})");
+  r = Afc("diff " + Shell(other) + " " + Shell(good));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr(other + ":1: is not a CompileReport"));
+  const std::string typed = WriteTemp("diff_typed", "report.json", R"({"kernels": 5})");
+  r = Afc("diff " + Shell(typed) + " " + Shell(good));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr(typed + ":1: is not a CompileReport"));
+  r = Afc("diff " + Shell(af::test::TempDir("diff_nodir").string()) + " " + Shell(good));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("is a folder without a report.json"));
+  EXPECT_EQ(Afc("diff " + Shell(good)).code, 2);  // one report is not enough
+  for (const char* text : {"", "[]", "null", "{\"kernels\": [{\"cases\": [1]}]}", "\x01\x02"}) {
+    const std::string p = WriteTemp("diff_damaged", "report.json", text);
+    r = Afc("diff " + Shell(p) + " " + Shell(good));
+    EXPECT_EQ(r.code, 2) << text;
+    EXPECT_EQ(r.signal, 0) << text;
+  }
 }
 
 }  // namespace

@@ -19,22 +19,19 @@
 namespace af::viewer::test {
 namespace {
 
-QString Source(const QString& rel) {
-  return QDir(QStringLiteral(AF_SOURCE_DIR)).filePath(rel);
-}
 QString TcdPath() {
-  return Source(QStringLiteral("tests/fixtures/inductor/tcd/torch_compile_debug"));
+  return SourcePath(QStringLiteral("tests/fixtures/inductor/tcd/torch_compile_debug"));
 }
 QString PostFusionPath() {
-  return Source(QStringLiteral(
+  return SourcePath(QStringLiteral(
       "tests/fixtures/inductor/tcd/torch_compile_debug/run_2026_01_01_00_00_00_000001-pid_42/"
       "torchinductor/model__0_inference_0.0/ir_post_fusion.txt"));
 }
 QString SoftmaxPath() {
-  return Source(QStringLiteral("samples/torch/cases/softmax"));
+  return SourcePath(QStringLiteral("samples/torch/cases/softmax"));
 }
 QString MatmulEpiloguePath() {
-  return Source(QStringLiteral("samples/torch/cases/matmul_epilogue"));
+  return SourcePath(QStringLiteral("samples/torch/cases/matmul_epilogue"));
 }
 
 // The navigator's group item ("fallbacks" / "unfused ops") under the first run; invalid if none.
@@ -159,13 +156,15 @@ TEST(RunDiff, MatchesKernelsByGraphName) {
   EXPECT_EQ(d[0].b.ub_bytes, tb.ub_bytes());
   EXPECT_DOUBLE_EQ(d[0].a.cycles, ta.modeled_cycles());
   EXPECT_DOUBLE_EQ(d[0].b.cycles, tb.modeled_cycles());
-  EXPECT_EQ(d[0].a.case_name, ShortCaseName(*a->kernel(0), ta.chosen_case()));
-  EXPECT_EQ(d[0].b.case_name, ShortCaseName(*b->kernel(0), tb.chosen_case()));
+  EXPECT_EQ(QString::fromStdString(d[0].a.case_name),
+            ShortCaseName(*a->kernel(0), ta.chosen_case()));
+  EXPECT_EQ(QString::fromStdString(d[0].b.case_name),
+            ShortCaseName(*b->kernel(0), tb.chosen_case()));
   // A row of 200003 does not fit in UB, so run b must tile z1 (a B0Y1 case); run a tiles z0.
-  EXPECT_TRUE(d[0].b.case_name.startsWith("B0Y1")) << d[0].b.case_name.toStdString();
+  EXPECT_EQ(d[0].b.case_name.rfind("B0Y1", 0), 0u) << d[0].b.case_name;
   EXPECT_NE(d[0].a.case_name, d[0].b.case_name);
   EXPECT_NE(d[0].a.cycles, d[0].b.cycles);
-  EXPECT_FALSE(d[0].a.template_name.isEmpty());
+  EXPECT_FALSE(d[0].a.template_name.empty());
   EXPECT_TRUE(d[0].changed());
   EXPECT_FALSE(DiffRuns(*a, *a)[0].changed());
   // Kernels only in one run.
@@ -176,17 +175,8 @@ TEST(RunDiff, MatchesKernelsByGraphName) {
   EXPECT_EQ(e[1].graph, "fused_0");
 }
 
-class InputsWindowTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    w_ = std::make_unique<MainWindow>();
-    w_->resize(1600, 1000);
-    w_->show();
-  }
-  void TearDown() override { w_.reset(); }
-  MainWindow* w() { return w_.get(); }
-  std::unique_ptr<MainWindow> w_;
-};
+// The window tests of this file, under their own suite name.
+class InputsWindowTest : public WindowTest {};
 
 TEST_F(InputsWindowTest, FallbackReasonInTheFusionTab) {
   int last_total = -1;

@@ -42,8 +42,11 @@ class QtEnvironment : public ::testing::Environment {
 }  // namespace
 
 QString SamplePath() {
-  return QDir(QStringLiteral(AF_SOURCE_DIR))
-      .filePath(QStringLiteral("samples/hint_graphs/add_bcast_relu.AscGraphDef.txt"));
+  return SourcePath(QStringLiteral("samples/hint_graphs/add_bcast_relu.AscGraphDef.txt"));
+}
+
+QString SourcePath(const QString& rel) {
+  return QDir(QStringLiteral(AF_SOURCE_DIR)).filePath(rel);
 }
 
 QString FixturePath(const QString& name) {

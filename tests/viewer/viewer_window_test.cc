@@ -69,18 +69,6 @@ QStringList Children(QStandardItem* item) {
   return names;
 }
 
-class WindowTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    w_ = std::make_unique<MainWindow>();
-    w_->resize(1600, 1000);
-    w_->show();
-  }
-  void TearDown() override { w_.reset(); }
-  MainWindow* w() { return w_.get(); }
-  std::unique_ptr<MainWindow> w_;
-};
-
 TEST_F(WindowTest, OpensTheSampleAndFillsEveryPanel) {
   ASSERT_TRUE(OpenAndWait(w(), SamplePath(), Bound(37, 1031)));
   ASSERT_EQ(w()->runs()->count(), 1);

@@ -62,3 +62,15 @@ struct TileOptions {
 int RunTile(const TileOptions& opts);
 
 }  // namespace af::cli
+
+namespace af::cli {
+
+// afc diff REPORT_A REPORT_B [--json]: report.json files or `afc compile --out` folders.
+struct DiffOptions {
+  std::string a;
+  std::string b;
+  bool json = false;
+};
+int RunDiff(const DiffOptions& opts);
+
+}  // namespace af::cli

@@ -2,10 +2,13 @@
 #include "graph_cmds.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "autofuse/importers/debug_dir.h"
 #include "autofuse/pipeline/estimate.h"
 #include "autofuse/pipeline/graph_driver.h"
 #include "autofuse/support/error.h"
@@ -102,16 +105,31 @@ int RunEstimate(const EstimateOptions& opts) {
   pipeline::Options o;
   o.soc = opts.common.soc;
   (void)hw::GetProfile(o.soc);
+  // As compile/run: the environment's AutoFuse flags first, --flags wins.
+  for (const char* env : {"AUTOFUSE_FLAGS", "AUTOFUSE_DFX_FLAGS"})
+    if (const char* v = std::getenv(env); v != nullptr) pipeline::ParseFlags(v, &o.flags);
   pipeline::ParseFlags(opts.common.flags, &o.flags);
   pipeline::ParseBindings(opts.common.bind, &o.bindings);
   o.build = false;  // the model needs schedules and tilings, not binaries
-  if (!pipeline::IsModelGraphInput(opts.common.input)) {
-    throw InputError({opts.common.input}, "afc estimate takes an FX graph or a case directory");
+  pipeline::GraphEstimate e;
+  if (pipeline::IsModelGraphInput(opts.common.input)) {
+    for (const auto& [k, v] : pipeline::BindCaseInputs(opts.common.input))
+      o.bindings.emplace(k, v);
+    const auto r = pipeline::CompileModelGraph(opts.common.input, o);
+    e = pipeline::Estimate(r, o);
+  } else {
+    std::error_code ec;
+    importers::inductor::DumpFileKind kind{};
+    if (std::filesystem::is_regular_file(opts.common.input, ec) &&
+        !importers::inductor::ClassifyDumpFile(opts.common.input, &kind)) {
+      throw InputError({opts.common.input},
+                       "afc estimate takes an FX graph, a PyTorch case directory or an Inductor "
+                       "dump (torch_compile_debug folder, ir_post_fusion.txt); an AscGraph is "
+                       "one kernel already, with no unfused form to compare (afc tile gives its "
+                       "modeled cycles)");
+    }
+    e = pipeline::EstimateInductor(opts.common.input, o);
   }
-  for (const auto& [k, v] : pipeline::BindCaseInputs(opts.common.input))
-    o.bindings.emplace(k, v);
-  const auto r = pipeline::CompileModelGraph(opts.common.input, o);
-  const auto e = pipeline::Estimate(r, o);
   if (opts.common.json) {
     std::cout << pipeline::EstimateJson(e);
     return 0;
@@ -119,8 +137,12 @@ int RunEstimate(const EstimateOptions& opts) {
   for (const auto& k : e.kernels)
     std::printf("%s: fused %.2f us, unfused %.2f us, gain %.2fx\n", k.name.c_str(), k.fused_us,
                 k.unfused_us, k.gain);
-  std::printf("total: fused %.2f us, unfused %.2f us, gain %.2fx\n", e.fused_us, e.unfused_us,
-              e.gain);
+  for (const auto& s : e.skipped)
+    std::printf("skipped %s: %s\n", s.name.c_str(), s.reason.c_str());
+  std::printf(
+      "total: fused %.2f us, unfused %.2f us, gain %.2fx (clock %.2f GHz, %.2f us per "
+      "launch)\n",
+      e.fused_us, e.unfused_us, e.gain, e.clock_ghz, e.launch_us);
   return 0;
 }
 

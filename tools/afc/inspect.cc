@@ -5,11 +5,13 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "autofuse/importers/asc_graph_py.h"
 #include "autofuse/importers/debug_dir.h"
 #include "autofuse/importers/fx_graph.h"
 #include "autofuse/importers/ge_onnx.h"
+#include "autofuse/importers/ge_proto.h"
 #include "autofuse/importers/inductor_hint.h"
 #include "autofuse/importers/inductor_ir.h"
 #include "autofuse/importers/npu_ext_log.h"
@@ -699,6 +701,7 @@ int InspectGeOnnx(const InspectOptions& opts) {
 }  // namespace
 
 int RunInspect(const InspectOptions& opts) {
+  std::optional<ir::LoadedFile> streamed;
   {
     std::error_code ec;
     if (std::filesystem::is_directory(opts.input, ec)) return InspectDebugDump(opts);
@@ -709,14 +712,19 @@ int RunInspect(const InspectOptions& opts) {
       in.read(head.data(), static_cast<std::streamsize>(head.size()));
       head.resize(static_cast<std::size_t>(in.gcount()));
       if (importers::ge::LooksLikeGeOnnx(head)) return InspectGeOnnx(opts);
+      // ge_proto dumps too: streamed op by op (bounded memory), same summary as ir::LoadGraphFile.
+      if (importers::ge::LooksLikeGeProto(head))
+        streamed = importers::ge::LoadGeProtoFile(opts.input);
     }
-    const std::string text = ir::ReadTextFile(opts.input);
-    if (ind::LooksLikeInductorIr(text)) return InspectInductorIr(opts, text);
-    if (ind::LooksLikeOutputCode(text)) return InspectOutputCode(opts, text);
-    if (ind::LooksLikeAscGraphPy(text)) return InspectAscGraphPy(opts, text);
-    if (importers::LooksLikeFxGraph(text)) return InspectFxGraph(opts, text);
+    if (!streamed) {
+      const std::string text = ir::ReadTextFile(opts.input);
+      if (ind::LooksLikeInductorIr(text)) return InspectInductorIr(opts, text);
+      if (ind::LooksLikeOutputCode(text)) return InspectOutputCode(opts, text);
+      if (ind::LooksLikeAscGraphPy(text)) return InspectAscGraphPy(opts, text);
+      if (importers::LooksLikeFxGraph(text)) return InspectFxGraph(opts, text);
+    }
   }
-  const ir::LoadedFile f = ir::LoadGraphFile(opts.input);
+  const ir::LoadedFile f = streamed ? std::move(*streamed) : ir::LoadGraphFile(opts.input);
   std::vector<std::vector<ir::Diagnostic>> diags;
   bool bad = false;
   for (const auto& lg : f.graphs) {

@@ -75,6 +75,17 @@ int main(int argc, char** argv) {
       "estimate", "Modeled time of the fused kernels against the same ops one per kernel");
   add_common(cmd_estimate, estimate.common);
 
+  af::cli::DiffOptions diff;
+  auto* cmd_diff = app.add_subcommand(
+      "diff",
+      "Compare two CompileReports per kernel (case, block_dim, UB, cycles, pipes) and their "
+      "fusion decisions; exit 0 when identical, 1 when they differ");
+  cmd_diff->add_option("REPORT_A", diff.a, "report.json, or the folder afc compile --out wrote")
+      ->required();
+  cmd_diff->add_option("REPORT_B", diff.b, "report.json, or the folder afc compile --out wrote")
+      ->required();
+  cmd_diff->add_flag("--json", diff.json, "Machine-readable output on stdout");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -91,6 +102,7 @@ int main(int argc, char** argv) {
     if (cmd_estimate->parsed()) return af::cli::RunEstimate(estimate);
     if (cmd_run->parsed()) return af::cli::RunRun(runo);
     if (cmd_tile->parsed()) return af::cli::RunTile(tile);
+    if (cmd_diff->parsed()) return af::cli::RunDiff(diff);
   } catch (const af::InputError& e) {
     std::cerr << "afc: " << e.what() << "\n";
     return 2;

@@ -7,6 +7,8 @@
 //                       -> compare returned values with expected/
 #include "autofuse/pipeline/graph_driver.h"
 
+#include <google/protobuf/util/json_util.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -22,6 +24,7 @@
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
 #include "autofuse/support/file_write.h"
+#include "report.pb.h"
 
 namespace af::pipeline {
 namespace {
@@ -39,9 +42,7 @@ std::string GraphFile(const std::string& path) {
 }
 
 bool AllBound(const std::vector<std::string>& symbols, const sym::Bindings& b) {
-  for (const auto& s : symbols)
-    if (b.find(s) == b.end()) return false;
-  return true;
+  return std::ranges::all_of(symbols, [&b](const std::string& s) { return b.contains(s); });
 }
 
 // schedule -> tiling -> codegen -> compile for one hint graph (the stages of Compile).
@@ -84,6 +85,44 @@ void CompileKernel(Kernel& k, const Options& options, const hw::Profile& profile
   }
 }
 
+std::string ShapeText(const model::ValueType& t) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < t.shape.size(); ++i)
+    s += (i == 0 ? "" : ", ") + t.shape[i].ToString();
+  return s + "]";
+}
+
+// The model-graph node that produces value v ("" for values model_nodes leaves out).
+std::string Producer(const model::Graph& g, int v) {
+  const model::Value& val = g.value(v);
+  switch (val.origin) {
+    case model::ValueOrigin::kInput:
+      return val.type.IsTensor() ? val.name : std::string();
+    case model::ValueOrigin::kAttr:
+      return val.name;
+    case model::ValueOrigin::kNodeOutput:
+      if (val.node < 0 || g.node(val.node).kind != model::NodeKind::kOp) return {};
+      return g.node(val.node).name;
+  }
+  return {};
+}
+
+// Producer names of every value an argument (or its nested items) reads, without repeats.
+void AddInputs(const model::Graph& g, const model::Arg& a, report::ModelNodeReport* n) {
+  if (a.IsValue()) {
+    const std::string p = Producer(g, a.value);
+    if (!p.empty() && std::find(n->inputs().begin(), n->inputs().end(), p) == n->inputs().end())
+      n->add_inputs(p);
+  }
+  for (const auto& it : a.items)
+    AddInputs(g, it, n);
+}
+
+void SetType(const model::Value& v, report::ModelNodeReport* n) {
+  n->set_dtype(v.type.IsTensor() ? v.type.dtype_code : v.type.ToString());
+  if (v.type.IsTensor()) n->set_shape(ShapeText(v.type));
+}
+
 data::HostArray Reshaped(data::HostArray a, std::vector<std::int64_t> shape, ir::DType dt) {
   if (a.dtype != dt) a = data::Convert(a, dt);
   if (data::ShapeNumel(shape) != a.numel())
@@ -123,6 +162,7 @@ GraphCompileResult CompileModelGraph(const std::string& path, const Options& opt
   t0 = Clock::now();
   try {
     r.fusion_options = frontend::FusionOptionsFromFlags(options.flags, options.soc);
+    r.fusion_options.bindings = options.bindings;  // --bind sizes for the memory and gain checks
   } catch (const frontend::LowerError& e) {
     throw InputError({}, e.what());
   }
@@ -149,9 +189,92 @@ GraphCompileResult CompileModelGraph(const std::string& path, const Options& opt
   return r;
 }
 
+void FillGraphReport(const GraphCompileResult& r, const Options& options,
+                     report::CompileReport* out) {
+  FillReport(r.compiled, options, out);
+  for (const auto& d : r.fusion.records) {
+    auto* dr = out->add_fusion_decisions();
+    dr->set_round(d.round);
+    dr->set_kind(d.kind);
+    for (const auto& n : d.first)
+      dr->add_first(n);
+    for (const auto& n : d.second)
+      dr->add_second(n);
+    dr->set_accepted(d.accepted);
+    dr->set_code(d.code);
+    dr->set_stage(d.stage);
+    dr->set_message(d.message);
+    dr->set_bytes_saved(d.bytes_saved);
+  }
+  const model::Graph& g = r.graph;
+  // Which kernel holds each op node (the report's kernel names), and each fallback's code.
+  std::vector<std::string> kernel_of(g.nodes.size());
+  for (std::size_t i = 0; i < r.fusion.kernels.size(); ++i) {
+    const std::string name = static_cast<int>(i) < out->kernels_size()
+                                 ? out->kernels(static_cast<int>(i)).name()
+                                 : "fused_" + std::to_string(i);
+    for (int id : r.fusion.kernels[i].nodes)
+      if (id >= 0 && static_cast<std::size_t>(id) < kernel_of.size())
+        kernel_of[static_cast<std::size_t>(id)] = name;
+  }
+  std::vector<std::string> fallback_of(g.nodes.size());
+  for (const auto& f : r.fusion.fallbacks)
+    if (f.node >= 0 && static_cast<std::size_t>(f.node) < fallback_of.size())
+      fallback_of[static_cast<std::size_t>(f.node)] = f.code;
+  for (int v : g.inputs) {
+    const model::Value& val = g.value(v);
+    if (!val.type.IsTensor()) continue;  // size symbols are not drawn
+    auto* n = out->add_model_nodes();
+    n->set_name(val.name);
+    n->set_op("placeholder");
+    SetType(val, n);
+  }
+  for (int v : g.attrs) {
+    auto* n = out->add_model_nodes();
+    n->set_name(g.value(v).name);
+    n->set_op("get_attr");
+    SetType(g.value(v), n);
+  }
+  for (const auto& node : g.nodes) {
+    if (node.kind != model::NodeKind::kOp) continue;  // Python arithmetic on size symbols
+    auto* n = out->add_model_nodes();
+    n->set_name(node.name);
+    n->set_op(node.op.ToString());
+    for (const auto& a : node.args)
+      AddInputs(g, a, n);
+    for (const auto& [key, a] : node.kwargs)
+      AddInputs(g, a, n);
+    if (!node.outputs.empty()) SetType(g.value(node.outputs.front()), n);
+    const auto id = static_cast<std::size_t>(node.id);
+    if (id < kernel_of.size()) {
+      n->set_kernel(kernel_of[id]);
+      n->set_fallback_code(fallback_of[id]);
+    }
+  }
+  auto* n = out->add_model_nodes();
+  n->set_name("output");
+  n->set_op("output");
+  for (const auto& a : g.outputs)
+    AddInputs(g, a, n);
+}
+
+std::string GraphReportJson(const GraphCompileResult& r, const Options& options) {
+  report::CompileReport rep;
+  FillGraphReport(r, options, &rep);
+  std::string json;
+  google::protobuf::util::JsonPrintOptions jo;
+  jo.add_whitespace = true;
+  jo.preserve_proto_field_names = true;
+  const auto st = google::protobuf::util::MessageToJsonString(rep, &json, jo);
+  if (!st.ok()) throw std::runtime_error("report to JSON: " + st.ToString());
+  return json;
+}
+
 void WriteGraphOutputs(const GraphCompileResult& r, const Options& options, const std::string& dir,
                        bool overwrite) {
   WriteOutputs(r.compiled, options, dir, overwrite);
+  // report.json again, with the front end's decisions and the model graph
+  WriteFileReplacing((fs::path(dir) / "report.json").string(), GraphReportJson(r, options));
   std::vector<std::string> names;
   for (const auto& k : r.compiled.kernels)
     names.push_back(k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name);
@@ -209,7 +332,8 @@ CaseRun RunCase(const std::string& case_dir, const Options& options, std::option
     in_kernel.insert(fr.kernels[i].nodes.begin(), fr.kernels[i].nodes.end());
   }
   for (const auto& n : g.nodes)
-    if (n.kind == model::NodeKind::kOp && !in_kernel.count(n.id)) units.push_back({n.id, -1, n.id});
+    if (n.kind == model::NodeKind::kOp && !in_kernel.contains(n.id))
+      units.push_back({n.id, -1, n.id});
   std::sort(units.begin(), units.end(),
             [](const Unit& x, const Unit& y) { return x.first < y.first; });
   auto reads = [&](const Unit& u) {
@@ -274,7 +398,7 @@ CaseRun RunCase(const std::string& case_dir, const Options& options, std::option
     static const std::set<std::string> red = {
         "sum", "mean", "amax",  "amin",   "prod",   "var",      "var_mean",
         "mm",  "bmm",  "addmm", "matmul", "linear", "_softmax", "_log_softmax"};
-    has_reduce = has_reduce || red.count(n.op.name) > 0;
+    has_reduce = has_reduce || red.contains(n.op.name);
   }
   res.ok = kernels_ok;
   for (std::size_t k = 0; k < g.outputs.size(); ++k) {

@@ -30,7 +30,15 @@ struct GraphCompileResult {
 // error code (as in Compile).
 GraphCompileResult CompileModelGraph(const std::string& path, const Options& options);
 
-// Writes the kernels' sources, report.json and fusion.json into dir.
+// The CompileReport of a front-end run: what FillReport writes for the kernels, plus the front
+// end's decisions (`fusion_decisions`, one per FusionRecord) and the model graph
+// (`model_nodes`: the tensor placeholders, every op node with the kernel that holds it or its
+// fallback code, and the graph's output).
+void FillGraphReport(const GraphCompileResult& r, const Options& options,
+                     report::CompileReport* out);
+std::string GraphReportJson(const GraphCompileResult& r, const Options& options);
+
+// Writes the kernels' sources, report.json (FillGraphReport) and fusion.json into dir.
 void WriteGraphOutputs(const GraphCompileResult& r, const Options& options, const std::string& dir,
                        bool overwrite);
 
