@@ -173,6 +173,36 @@ def case_rmsnorm_fp16(rng, b):
     return [x, w], [y.astype(np.float16)]
 
 
+# Strided loads (issue 6): transposed, permuted and step-sliced reads, gathered into loop order.
+# The read tensor's Data node is a flat view of the whole buffer (as the front end writes it):
+# its array goes in as (numel, 1, ...).
+def flat(a, rank):
+    return a.reshape((-1,) + (1,) * (rank - 1))
+
+
+def case_transpose_add(rng, b):
+    x, y = rnd(rng, (b["s1"], b["s0"])), rnd(rng, (b["s0"], b["s1"]))
+    return [flat(x, 2), y], [(x.T + y).astype(np.float32)]
+
+
+def case_permute3d_fp16(rng, b):
+    x = rnd(rng, (b["s0"], b["s2"], b["s1"])).astype(np.float16)
+    y = rnd(rng, (b["s0"], b["s1"], b["s2"])).astype(np.float16)
+    xp = np.maximum(x.transpose(0, 2, 1), 0).astype(np.float32)
+    return [flat(x, 3), y], [(xp + y.astype(np.float32)).astype(np.float16)]
+
+
+def case_step_slice(rng, b):
+    x = rnd(rng, (b["s0"], 2 * b["s1"]))
+    v = x[:, ::2]
+    return [flat(x, 2)], [(v * v).astype(np.float32)]
+
+
+def case_transpose_sum(rng, b):
+    x = rnd(rng, (b["s1"], b["s0"]))
+    return [flat(x, 2)], [f64(x).sum(axis=0).reshape(b["s0"], 1).astype(np.float32)]
+
+
 # Reduce shape sets: R = 1, primes and tails, R tiny with A huge, R huge with A tiny (r_core),
 # rows past the UB capacity (common).
 SHAPES_AR = [
@@ -227,7 +257,18 @@ CASES = {
     "rmsnorm_fp16": (case_rmsnorm_fp16, SHAPES_NORM),
     "sum_rara": (reduce_case("sum", [0, 2]), SHAPES_4D),
     "sum_arar": (reduce_case("sum", [1, 3]), SHAPES_4D),
+    "transpose_add": (case_transpose_add, SHAPES_2D),
+    "permute3d_fp16": (case_permute3d_fp16, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 2, "s1": 3, "s2": 5}, {"s0": 7, "s1": 11, "s2": 13},
+        {"s0": 3, "s1": 1, "s2": 40001}, {"s0": 2, "s1": 4099, "s2": 3},
+        {"s0": 97, "s1": 31, "s2": 8}]),
+    "step_slice": (case_step_slice, SHAPES_2D),
+    "transpose_sum": (case_transpose_sum, SHAPES_AR),
 }
+
+# Graphs whose every feasible tiling case is also run forced even with one template: a strided
+# load's staging layout depends on which dim the case tiles.
+FORCE_ALL_CASES = {"transpose_add", "permute3d_fp16", "step_slice", "transpose_sum"}
 
 
 COUNTERS = re.compile(r"MTE2 (\d+) B, MTE3 (\d+) B, (\d+) vector repeats")
@@ -295,7 +336,7 @@ def run_case(afc, graph, bind, tmp, seed):
     if t.returncode == 0:
         tile = json.loads(t.stdout)
         templates = {c["template"] for c in tile["cases"]}
-        if len(templates) > 1:
+        if len(templates) > 1 or graph in FORCE_ALL_CASES:
             for i, c in enumerate(tile["cases"]):
                 if c["feasible"] and i != tile["tiling_key"]:
                     run(["--flags", "--force_tiling_case=%d" % i],

@@ -107,6 +107,23 @@ bool IsCompare(const std::string& t) {
   return t == "Eq" || t == "Ne" || t == "Gt" || t == "Ge" || t == "Lt" || t == "Le";
 }
 
+// A GM stride as a constant times a product of the schedule's dim sizes (so the tiling function
+// can evaluate it from the bound dims); {0, 0} when it has no such form.
+std::pair<std::int64_t, std::uint32_t> StrideFactors(const sym::Expr& stride,
+                                                     const ScheduleResult& s) {
+  const std::size_t n = std::min<std::size_t>(s.dims.size(), af_tiling::kMaxDims);
+  for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
+    sym::Expr prod(1);
+    for (std::size_t j = 0; j < n; ++j) {
+      if (((mask >> j) & 1u) != 0) prod = prod * s.graph.FindAxis(s.dims[j])->size;
+    }
+    const sym::Expr q = sym::Div(stride, prod);
+    const auto v = q.AsInt();
+    if (v && *v > 0) return {*v, mask};
+  }
+  return {0, 0};
+}
+
 }  // namespace
 
 std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
@@ -166,7 +183,46 @@ std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
     if (node.type == "Load" || node.type == "Store") {
       PerfNode x = base;
       x.kind = node.type == "Load" ? af_tiling::kNodeLoad : af_tiling::kNodeStore;
+      // A strided load copies its block in GM order (rows along the contiguous dim, or one
+      // element per row; consecutive rows one innermost stride apart), then gathers it into
+      // loop order; its offsets are written once per core.
+      const int gq = node.type == "Load" && static_cast<std::size_t>(i) < s.gather_queue.size()
+                         ? s.gather_queue[i]
+                         : -1;
+      if (gq >= 0) {
+        x.run = schedule::BufferRun(s.buffers[gq], c.tile_dim);
+        const auto [cst, mask] = StrideFactors(t.strides.back(), s);
+        x.row_stride_const = cst;
+        x.row_stride_mask = mask;
+      }
       out.push_back(x);
+      if (gq >= 0) {
+        vec(af_tiling::kApiGather, base.esize, base.one_mask);
+        // The offsets, once per core (EmitGatherOffsets): the first elements of the innermost
+        // row and its padding by scalar code (about one row block), then doubling copies along
+        // the innermost dim (from 8 elements: whole 32-byte blocks) and along each outer block
+        // dim (the mask hides the dims before it, so `split` counts that dim alone).
+        std::uint32_t hide_all = base.one_mask;
+        for (int m = c.tile_dim; m <= last; ++m)
+          hide_all |= 1u << m;
+        PerfNode sc;
+        sc.kind = af_tiling::kNodeScalar;
+        sc.one_mask = hide_all;
+        sc.max_tile = 1;
+        out.push_back(sc);
+        for (int j = last; j >= c.tile_dim; --j) {
+          std::uint32_t hide = 0;
+          for (int m = c.tile_dim; m < j; ++m)
+            hide |= 1u << m;
+          PerfNode* a = vec(af_tiling::kApiAdds, 4, base.one_mask | hide, j + 1);
+          a->once = 1;
+          a->max_tile = 1;
+          a->doubling = j == last ? 8 : 1;
+          a->when = af_tiling::kWhenVarying;
+          a->sweeps = 1;
+        }
+        continue;
+      }
       // Staged loads and stores from a buffer other than their queue add a UB copy.
       const bool staged =
           node.type == "Load" && static_cast<std::size_t>(i) < s.staged.size() && s.staged[i];
@@ -318,6 +374,7 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
     p.buf_one_mask[b] = s.buffers[b].one_mask;
     if (!schedule::BufferUsedBy(s.buffers[b], kind)) p.buf_num[b] = 0;
     p.buf_compact[b] = schedule::BufferCompact(s.buffers[b], kind) ? 1 : 0;
+    p.buf_run[b] = static_cast<std::int8_t>(schedule::BufferRun(s.buffers[b], p.tile_dim));
   }
   for (std::size_t j = 0; j < s.r_dim.size() && j < af_tiling::kMaxDims; ++j) {
     if (s.r_dim[j]) p.r_mask |= 1u << j;
@@ -517,14 +574,21 @@ sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
                                      sym::Expr(std::max(32, s.vec_align_bytes)));
       continue;
     }
+    // The padded dim: the innermost; a strided load's staging block pads its run dim, or
+    // holds one element per 32 bytes.
+    const std::int32_t run = schedule::BufferRun(b, c.tile_dim);
+    const int pad = run == af_tiling::kRunInner      ? last
+                    : run == af_tiling::kRunElements ? -1
+                                                     : run - 1;
     sym::Expr elems(1);
     for (int j = c.tile_dim; j <= last; ++j) {
       sym::Expr ext = ((b.one_mask >> j) & 1u) != 0 ? sym::Expr(1)
                       : j == c.tile_dim             ? tile
                                                     : s.graph.FindAxis(s.dims[j])->size;
-      if (j == last) ext = sym::Align(ext, sym::Expr(s.row_align));
+      if (j == pad) ext = sym::Align(ext, sym::Expr(s.row_align));
       elems = elems * ext;
     }
+    if (pad < 0) elems = elems * sym::Expr(32 / std::max(1, b.esize));
     total = total + sym::Expr(b.buf_num) * sym::Align(elems * sym::Expr(b.esize),
                                                       sym::Expr(std::max(32, s.vec_align_bytes)));
   }
@@ -597,9 +661,19 @@ std::vector<std::string> PipeFormulas(const ScheduleResult& s, int case_index, i
         const bool load = n.kind == af_tiling::kNodeLoad;
         const af_tiling::Dma& d = load ? t.load : t.store;
         const Expr bytes = block(n.one_mask, false, k) * Expr(n.esize);
+        std::string stride;
+        if (n.row_stride_const != 0) {
+          // Strided rows (a strided load's GM-order copy): the V1 stride penalty per row.
+          const int pad = n.run == af_tiling::kRunElements ? -1 : n.run - 1;
+          Expr rows(1);
+          for (int j = k; j <= last; ++j) {
+            if (j != pad) rows = rows * ext(j, n.one_mask, false);
+          }
+          stride = " + " + Num(d.stride_k) + " x " + rows.ToString() + " x (gap mod 256)";
+        }
         add(load ? af_tiling::kPipeMte2 : af_tiling::kPipeMte3,
             x + "(" + bytes.ToString() + " / T_" + (load ? "load" : "store") + " + " + Num(d.h) +
-                ")");
+                stride + ")");
         break;
       }
       case af_tiling::kNodeWsStore:
@@ -612,7 +686,10 @@ std::vector<std::string> PipeFormulas(const ScheduleResult& s, int case_index, i
         break;
       }
       case af_tiling::kNodeScalar:
-        add(af_tiling::kPipeScalar, sym::Align(block(0, false, k), Expr(s.row_align)).ToString());
+        add(af_tiling::kPipeScalar,
+            (n.compact != 0 ? sym::Align(block(0, false, k), Expr(s.row_align))
+                            : block(n.one_mask, true, k))
+                .ToString());
         break;
       default: {
         Expr calls(1);

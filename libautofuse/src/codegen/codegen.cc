@@ -245,12 +245,15 @@ std::string TilingSource(const Context& ctx) {
     const auto& nodes = set.nodes[c];
     if (nodes.empty()) continue;
     o << "// " << SafeComment(s.cases[c].name) << ": kind, api, esize, one_mask, compact, when, "
-      << "sweeps, gap_bytes, split, align_elems, skip_first, max_tile\n";
+      << "sweeps, gap_bytes, split, align_elems, skip_first, max_tile, run, row_stride_mask, "
+      << "row_stride_const, once, doubling\n";
     o << "const af_tiling::PerfNode kNodes" << c << "[] = {\n";
     for (const auto& n : nodes) {
       o << "    {" << n.kind << ", " << n.api << ", " << n.esize << ", " << n.one_mask << "u, "
         << n.compact << ", " << n.when << ", " << n.sweeps << ", " << n.gap_bytes << ", " << n.split
-        << ", " << n.align_elems << ", " << n.skip_first << ", " << n.max_tile << "},\n";
+        << ", " << n.align_elems << ", " << n.skip_first << ", " << n.max_tile << ", " << n.run
+        << ", " << n.row_stride_mask << "u, " << n.row_stride_const << "LL, " << n.once << ", "
+        << n.doubling << "},\n";
     }
     o << "};\n";
   }
@@ -288,6 +291,9 @@ std::string TilingSource(const Context& ctx) {
       o << p << "buf_num[" << b << "] = " << cp.buf_num[b] << ";\n";
       o << p << "buf_one_mask[" << b << "] = " << cp.buf_one_mask[b] << "u;\n";
       o << p << "buf_compact[" << b << "] = " << static_cast<int>(cp.buf_compact[b]) << ";\n";
+      if (cp.buf_run[b] != af_tiling::kRunInner) {
+        o << p << "buf_run[" << b << "] = " << static_cast<int>(cp.buf_run[b]) << ";\n";
+      }
     }
     o << p << "compact = " << cp.compact << ";\n";
     o << p << "vec_align = " << cp.vec_align << ";\n";

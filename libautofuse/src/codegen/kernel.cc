@@ -164,6 +164,7 @@ class KernelWriter {
       Line("  }");
       Line("}");
     }
+    EmitGatherOffsets();
     if (c_.kind == schedule::CaseKind::kRCore) {
       Line("(void)tiles_per_block;");
       EmitRCore();
@@ -798,6 +799,172 @@ class KernelWriter {
     Line("}");
   }
 
+  // ---- strided loads (schedule: STRIDED_LOAD_GATHER) -------------------------------------
+
+  // The staging block's run dim for this case: the load's GM-contiguous dim when the block holds
+  // it (rows along it, padded), else -1 (one element per 32-byte row).
+  int GatherRunDim(int i) const {
+    const int q = s_.buffers.at(static_cast<std::size_t>(s_.gather_queue[i])).gather_dim;
+    return q >= k_ ? q : -1;
+  }
+
+  // Staging index (elements) of a block element with coordinates c<j> (j = k..last), from the
+  // full tile's extents: rows over the dims other than the run dim in loop order, each row
+  // align(E_run, RA) long; or one 32-byte row per element.
+  std::string GatherStagingIndex(int i, const std::vector<std::string>& coord) const {
+    const ir::Tensor& t = s_.graph.nodes[i].outputs.at(0);
+    const int q = GatherRunDim(i);
+    const int last = n_dims_ - 1;
+    std::string row = "0";
+    for (int j = k_; j <= last; ++j) {
+      if (j == q) continue;
+      std::string mul = "1";
+      for (int m = j + 1; m <= last; ++m) {
+        if (m != q) mul += " * (" + Ext(t, m, true) + ")";
+      }
+      row += " + " + coord[static_cast<std::size_t>(j - k_)] + " * " + mul;
+    }
+    if (q < 0) {
+      const int es = ir::DTypeBytes(t.dtype);
+      return "(" + row + ") * " + std::to_string(32 / es);
+    }
+    return "(" + row + ") * af_align(" + Ext(t, q, true) + ", RA) + " +
+           coord[static_cast<std::size_t>(q - k_)];
+  }
+
+  // Once per core: the Gather offsets (bytes into the staging block) of every element of each
+  // strided load's loop-order block, from the full tile's layout (a tail block is a prefix of
+  // it). The staging index is linear in the coordinates, so the table is built by doubling: the
+  // first 8 elements of the innermost row by scalar code, then copies that add h x weight along
+  // the innermost dim (whole 32-byte blocks) and along each outer dim, innermost first (Adds
+  // over int32). Row padding points at a row's first element.
+  void EmitGatherOffsets() {
+    const int last = n_dims_ - 1;
+    for (std::size_t i = 0; i < s_.graph.nodes.size(); ++i) {
+      if (s_.gather_queue[i] < 0) continue;
+      const int ii = static_cast<int>(i);
+      const ir::Tensor& t = s_.graph.nodes[i].outputs.at(0);
+      const auto& off = s_.buffers.at(static_cast<std::size_t>(s_.gather_offsets[i]));
+      const std::string es = std::to_string(ir::DTypeBytes(t.dtype));
+      const std::string name = "goff" + std::to_string(i);
+      auto at = [&](int j, const std::string& c) {  // coordinates: c at dim j, 0 elsewhere
+        std::vector<std::string> coord(static_cast<std::size_t>(last - k_ + 1), "0");
+        coord[static_cast<std::size_t>(j - k_)] = c;
+        return GatherStagingIndex(ii, coord);
+      };
+      const std::string e_last = Ext(t, last, true);
+      Line("LocalTensor<uint32_t> " + name + " = " + off.Name() + ".Get<uint32_t>();");
+      Line("{");
+      ++in_;
+      Line("LocalTensor<int32_t> gi = " + name + ".ReinterpretCast<int32_t>();");
+      Line("const int64_t e = " + e_last + ";");
+      Line("int64_t len = af_align(e, RA);");
+      Line("for (int64_t c = 0; c < len; c = c + 1 == af_min(e, 8) ? e : c + 1) {");
+      Line("  gi.SetValue(static_cast<uint32_t>(c), c < e ? static_cast<int32_t>((" +
+           at(last, "c") + ") * " + es + ") : 0);");
+      Line("}");
+      Line("PipeBarrier<PIPE_V>();");
+      Line("for (int64_t h = 8; h < e; h *= 2) {");
+      Line("  Adds(gi[static_cast<uint32_t>(h)], gi, static_cast<int32_t>((" + at(last, "h") +
+           ") * " + es + "), static_cast<int32_t>(af_min(h, e - h)));");
+      Line("  PipeBarrier<PIPE_V>();");
+      Line("}");
+      for (int j = last - 1; j >= k_; --j) {
+        const std::string ej = Ext(t, j, true);
+        Line("for (int64_t h = 1; h < " + ej + "; h *= 2) {");
+        Line("  Adds(gi[static_cast<uint32_t>(h * len)], gi, static_cast<int32_t>((" + at(j, "h") +
+             ") * " + es + "), static_cast<int32_t>(af_min(h, " + ej + " - h) * len));");
+        Line("  PipeBarrier<PIPE_V>();");
+        Line("}");
+        Line("len *= " + ej + ";");
+      }
+      Line("(void)len;");
+      --in_;
+      Line("}");
+    }
+  }
+
+  // A strided load: the block in GM order into its staging queue (one DataCopyPad per group of
+  // rows: runs along the contiguous dim, or single elements, consecutive rows one innermost
+  // stride apart in GM), then a Gather into loop order in its TBuf.
+  void EmitGatheredLoad(int i, const std::string& gm, const std::string& ty) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& t = n.outputs.at(0);
+    const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.gather_queue[i]));
+    const int run = GatherRunDim(i);
+    const int last = n_dims_ - 1;
+    Alloc(i, ty);
+    Line("{");
+    ++in_;
+    Line("LocalTensor<" + ty + "> st = " + q.Name() + ".AllocTensor<" + ty + ">();");
+    Line("const int64_t base = " + GmBase(n) + ";");
+    Line("const int64_t esz = static_cast<int64_t>(sizeof(" + ty + "));");
+    // Loops over the block dims but the run dim and the innermost (the DataCopyPad's rows).
+    std::vector<std::string> coord;
+    std::string gm_off = "base";
+    for (int j = k_; j <= last; ++j) {
+      const std::string J = std::to_string(j);
+      if (j == run || j == last) {
+        coord.emplace_back("0");  // the group's first row, at the start of the run
+        continue;
+      }
+      Line("for (int64_t r" + J + " = 0; r" + J + " < " + Ext(t, j, false) + "; ++r" + J + ") {");
+      ++in_;
+      coord.push_back("r" + J);
+      gm_off += " + r" + J + " * (" + ctx_.Cpp(t.strides.at(static_cast<std::size_t>(j))) + ")";
+    }
+    const std::string len = run >= 0 ? Ext(t, run, false) : std::string("1");  // elements per row
+    Line("const int64_t len = " + len + ";");
+    Line("const int64_t rows = " + Ext(t, last, false) + ";");
+    Line("const int64_t pitch_gm = " + ctx_.Cpp(t.strides.back()) + ";");
+    Line("const int64_t pitch_st = " +
+         (run >= 0 ? "af_align(" + Ext(t, run, true) + ", RA)"
+                   : std::to_string(32 / ir::DTypeBytes(t.dtype))) +
+         ";");
+    Line("const int64_t gap_gm = (pitch_gm - len) * esz;");
+    Line("const int64_t gap_st = (pitch_st * esz - af_align(len * esz, 32)) / 32;");
+    // The staging index of the group's first row (rl = 0).
+    Line("const int64_t s0 = " + GatherStagingIndex(i, coord) + ";");
+    Line("if (gap_gm >= 0) {");
+    ++in_;
+    Line("for (int64_t rc = 0; rc < rows; rc += 4095) {");
+    ++in_;
+    Line("const int64_t nr = af_min(rows - rc, 4095);");
+    Line(
+        "DataCopyExtParams prm(static_cast<uint16_t>(nr), static_cast<uint32_t>(len * esz), "
+        "static_cast<uint32_t>(gap_gm), static_cast<uint32_t>(gap_st), 0);");
+    const std::string pad = "DataCopyPadExtParams<" + ty + ">(false, 0, 0, " + ty + "(0))";
+    Line("DataCopyPad(st[static_cast<uint32_t>(s0 + rc * pitch_st)], " + gm +
+         "[static_cast<uint64_t>(" + gm_off + " + rc * pitch_gm)], prm, " + pad + ");");
+    --in_;
+    Line("}");
+    --in_;
+    Line("} else {");
+    ++in_;
+    Line("for (int64_t rc = 0; rc < rows; ++rc) {");
+    ++in_;
+    Line("DataCopyExtParams prm(1, static_cast<uint32_t>(len * esz), 0, 0, 0);");
+    Line("DataCopyPad(st[static_cast<uint32_t>(s0 + rc * pitch_st)], " + gm +
+         "[static_cast<uint64_t>(" + gm_off + " + rc * pitch_gm)], prm, " + pad + ");");
+    --in_;
+    Line("}");
+    --in_;
+    Line("}");
+    for (int j = k_; j < last; ++j) {
+      if (j == run) continue;
+      --in_;
+      Line("}");
+    }
+    Line(q.Name() + ".EnQue(st);");
+    Line("st = " + q.Name() + ".DeQue<" + ty + ">();");
+    Line("Gather(" + Var(i) + ", st, goff" + std::to_string(i) + ", 0u, static_cast<uint32_t>(" +
+         Count(t) + "));");
+    Line(q.Name() + ".FreeTensor(st);");
+    --in_;
+    Line("}");
+    Line("PipeBarrier<PIPE_V>();");
+  }
+
   // Allocates or fetches the UB tensor of node i's output.
   void Alloc(int i, const std::string& ty) {
     const int b = s_.node_buffer[i];
@@ -838,6 +1005,10 @@ class KernelWriter {
     }
     if (n.type == "Load") {
       const int data = n.inputs.at(0).node;
+      if (s_.gather_queue[i] >= 0) {
+        EmitGatheredLoad(i, "g" + std::to_string(data), ty);
+        return;
+      }
       if (s_.staged[i]) {
         const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.staging_queue));
         Alloc(i, ty);

@@ -27,6 +27,22 @@ bool IsReduce(const Node& n) {
   return ir::IsReduceOp(n.type);
 }
 
+// A Load whose innermost dim is read with a stride other than 1 (and is not a broadcast).
+bool IsStridedLoad(const Node& n) {
+  if (n.type != "Load" || n.outputs.empty()) return false;
+  const ir::Tensor& t = n.outputs[0];
+  if (t.strides.empty()) return false;
+  return t.strides.back() != Expr(1) && t.repeats.back() != Expr(1);
+}
+
+// The dim a strided load reads contiguously (stride 1, extent > 1), or -1.
+int ContiguousDim(const ir::Tensor& t) {
+  for (std::size_t j = 0; j < t.strides.size(); ++j) {
+    if (t.strides[j] == Expr(1) && t.repeats[j] != Expr(1)) return static_cast<int>(j);
+  }
+  return -1;
+}
+
 }  // namespace
 
 std::uint32_t OneMask(const ir::Tensor& t) {
@@ -97,11 +113,14 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   r.node_buffer.assign(n, -1);
   r.staged.assign(n, false);
   r.store_queue.assign(n, -1);
+  r.gather_queue.assign(n, -1);
+  r.gather_offsets.assign(n, -1);
   const auto consumers = g.Consumers();
-  std::vector<int> loads;
+  std::vector<int> loads;  // contiguous-row loads
+  std::vector<int> strided;
   std::vector<int> stores;
   for (int i = 0; i < n; ++i) {
-    if (g.nodes[i].type == "Load") loads.push_back(i);
+    if (g.nodes[i].type == "Load") (IsStridedLoad(g.nodes[i]) ? strided : loads).push_back(i);
     if (g.nodes[i].type == "Store") stores.push_back(i);
   }
   auto add = [&](BufKind kind, int buf_num, int esize) {
@@ -118,7 +137,8 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   };
   const int budget = static_cast<int>(profile.max_queues);
   // VECOUT: one queue per store when that leaves a VECIN queue, else one shared queue.
-  const bool own_out = static_cast<int>(stores.size()) + (loads.empty() ? 0 : 1) <= budget;
+  const int min_in = static_cast<int>(strided.size()) + (loads.empty() ? 0 : 1);
+  const bool own_out = static_cast<int>(stores.size()) + min_in <= budget;
   std::map<int, int> store_queue;  // store node -> buffer
   int shared_out = -1;
   for (int s : stores) {
@@ -138,7 +158,38 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
                                std::to_string(budget) + "); results are copied into it"});
   }
   const int out_queues = own_out ? static_cast<int>(stores.size()) : (stores.empty() ? 0 : 1);
-  const int in_budget = std::max(1, budget - out_queues);
+  if (out_queues + min_in > budget) {
+    throw ScheduleError("TOO_MANY_STRIDED_LOADS",
+                        "graph '" + g.name + "' has " + std::to_string(strided.size()) +
+                            " strided loads, each needing a VECIN queue of its own, besides " +
+                            std::to_string(out_queues) + " VECOUT queue(s)" +
+                            (loads.empty() ? "" : " and one for its other loads") +
+                            " (queue budget " + std::to_string(budget) + ")");
+  }
+  // Strided loads: a VECIN queue for the GM-order block, a TBuf (below) for the loop-order one,
+  // and the Gather offsets between them.
+  for (const int l : strided) {
+    const int q = add(BufKind::kQueueIn, 2, esize(l));
+    r.buffers[q].role = "gather_staging";
+    r.buffers[q].gather_dim = ContiguousDim(g.nodes[l].outputs[0]);
+    r.gather_queue[l] = q;
+    const int off = add(BufKind::kTBuf, 1, 4);
+    r.buffers[off].role = "gather_offsets";
+    r.buffers[off].one_mask = OneMask(g.nodes[l].outputs[0]);
+    r.buffers[off].all_full = false;
+    r.gather_offsets[l] = off;
+    const int gd = r.buffers[q].gather_dim;
+    r.decisions.push_back(
+        {"buffers", "STRIDED_LOAD_GATHER",
+         "'" + g.nodes[l].name + "' reads its innermost dim with stride " +
+             g.nodes[l].outputs[0].strides.back().ToString() + ": copied in GM order into " +
+             r.buffers[q].Name() +
+             (gd >= 0 ? " (rows along " + g.FindAxis(r.dims[static_cast<std::size_t>(gd)])->name +
+                            " when the tile dim is at or before it, else one element per row)"
+                      : " (one element per row: no dim is contiguous)") +
+             ", then gathered into loop order with offsets in " + r.buffers[off].Name()});
+  }
+  const int in_budget = std::max(1, budget - out_queues - static_cast<int>(strided.size()));
   const bool stage = static_cast<int>(loads.size()) > in_budget;
   int staging = -1;
   for (std::size_t k = 0; k < loads.size(); ++k) {
@@ -172,11 +223,12 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   std::vector<Slot> slots;
   for (int i = 0; i < n; ++i) {
     const Node& node = g.nodes[i];
+    const bool gathered = r.gather_queue[i] >= 0;
     const bool needs_tbuf = (IsCompute(node) && node.type != "Load" && node.type != "Store") ||
-                            node.type == "Scalar" || r.staged[i];
+                            node.type == "Scalar" || r.staged[i] || gathered;
     if (!needs_tbuf) continue;
     if (consumers[i].size() == 1 && own_out && g.nodes[consumers[i][0].first].type == "Store" &&
-        node.type != "Scalar" && !r.staged[i] && !persistent(i)) {
+        node.type != "Scalar" && !r.staged[i] && !gathered && !persistent(i)) {
       r.node_buffer[i] = store_queue[consumers[i][0].first];
       continue;
     }
@@ -259,6 +311,9 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
     for (int i = 0; i < n; ++i) {
       if (r.staged[i]) r.buffers[staging].nodes.push_back(i);
     }
+  }
+  for (int i = 0; i < n; ++i) {
+    if (r.gather_queue[i] >= 0) r.buffers[r.gather_queue[i]].nodes.push_back(i);
   }
   for (auto& b : r.buffers) {
     for (int i : b.nodes) {
@@ -611,6 +666,7 @@ void StaticUbFilter(ScheduleResult& r, const hw::Profile& profile) {
     for (std::size_t b = 0; b < r.buffers.size(); ++b) {
       p.buf_num[b] = BufferUsedBy(r.buffers[b], r.cases[c].kind) ? r.buffers[b].buf_num : 0;
       p.buf_compact[b] = BufferCompact(r.buffers[b], r.cases[c].kind) ? 1 : 0;
+      p.buf_run[b] = static_cast<std::int8_t>(BufferRun(r.buffers[b], r.cases[c].tile_dim));
     }
     const std::int64_t min_ub = af_tiling::UbBytes(p, 1, nullptr);
     if (min_ub > profile.ub_bytes) {
@@ -695,6 +751,11 @@ bool BufferCompact(const Buffer& b, CaseKind kind) {
   return kind == CaseKind::kUnaligned && b.all_full && b.one_mask == 0;
 }
 
+std::int32_t BufferRun(const Buffer& b, int tile_dim) {
+  if (b.role != "gather_staging") return af_tiling::kRunInner;
+  return b.gather_dim >= tile_dim ? af_tiling::kRunAt(b.gather_dim) : af_tiling::kRunElements;
+}
+
 std::string Buffer::Name() const {
   return (kind == BufKind::kTBuf ? "b" : "q") + std::to_string(id);
 }
@@ -721,6 +782,13 @@ std::string DumpSchedule(const ScheduleResult& s) {
       o << "}";
     }
     if (!b.role.empty()) o << ", " << b.role;
+    if (b.role == "gather_staging") {
+      o << " (contiguous dim "
+        << (b.gather_dim >= 0
+                ? s.graph.FindAxis(s.dims[static_cast<std::size_t>(b.gather_dim)])->name
+                : std::string("none"))
+        << ")";
+    }
     o << "\n";
   }
   if (s.passes > 0) {
@@ -765,18 +833,15 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
   bool has_output = false;
   for (const auto& n : g.nodes) {
     has_output = has_output || n.type == "Output";
-    const ir::OpDef* op = ir::FindOp(n.type);
-    if (op->compute == ir::ComputeType::kLoad) {
-      const auto& t = n.outputs.at(0);
-      // The innermost dim must be contiguous in GM (or broadcast): strided and permuted reads
-      // are the data-movement issue's templates.
-      if (!t.strides.empty()) {
-        const Expr& inner = t.strides.back();
-        if (inner != Expr(1) && !(inner == Expr(0) && t.repeats.back() == Expr(1))) {
-          throw ScheduleError("STRIDED_INNER_LOAD",
-                              "load '" + n.name + "' reads its innermost dimension with stride " +
-                                  inner.ToString() + "; only contiguous rows are scheduled yet");
-        }
+    if (IsStridedLoad(n)) {
+      // The Gather that puts a strided block into loop order moves 2- or 4-byte elements.
+      const int e = ir::DTypeBytes(n.outputs.at(0).dtype);
+      if (e != 2 && e != 4) {
+        throw ScheduleError("STRIDED_LOAD_DTYPE",
+                            "load '" + n.name + "' reads its innermost dimension with stride " +
+                                n.outputs[0].strides.back().ToString() + " and has " +
+                                std::to_string(e) +
+                                "-byte elements; strided loads gather 2- or 4-byte elements");
       }
     }
   }

@@ -24,6 +24,12 @@
 //                workspace, all cores sync (SyncAll), then each A iteration combines the
 //                partials and finishes (AutoFuse's RCore; single-level graphs only).
 //
+// Strided loads (a Load whose innermost dim is not contiguous in GM: transposed or permuted
+// reads, slices with a step) work in every template: the block is copied in GM order into a
+// staging queue, with rows along the dim that is contiguous in GM when the block holds it, else
+// one element per 32-byte row, and a Gather puts it into loop order (AutoFuse folds such
+// transposes into Load strides; V2 gathers them).
+//
 // Every choice is recorded as a Decision with a reason code, so reports can say why a case exists
 // or was pruned. Graphs this stage cannot schedule yet raise ScheduleError with a reason code.
 #pragma once
@@ -39,7 +45,7 @@
 namespace af::schedule {
 
 // A graph the schedule cannot handle (yet): `code` is a stable reason code such as
-// "UNSUPPORTED_OP", "STRIDED_INNER_LOAD", "MIXED_LOOP_NESTS".
+// "UNSUPPORTED_OP", "TOO_MANY_STRIDED_LOADS", "MIXED_LOOP_NESTS".
 class ScheduleError : public std::runtime_error {
  public:
   ScheduleError(std::string code, const std::string& message)
@@ -68,8 +74,13 @@ struct Buffer {
   std::uint32_t one_mask = 0;  // bit j: every block held here has extent 1 along dims[j]
   bool all_full = true;        // no tenant has an extent-1 dim (compact in unaligned cases)
   // "" (node results), "reduce_partial", "reduce_scratch", "unaligned_scratch",
-  // "unaligned_offsets" (the last two exist for, and are sized in, unaligned cases only)
+  // "unaligned_offsets" (the last two exist for, and are sized in, unaligned cases only),
+  // "gather_staging" (a strided load's GM-order block), "gather_offsets" (its Gather offsets)
   std::string role;
+  // gather_staging: the dim (index into ScheduleResult::dims) that is contiguous in GM, whose
+  // rows the staging block holds when the tile dim is at or before it; -1: none (one element per
+  // row). See BufferRun.
+  int gather_dim = -1;
   std::string Name() const;  // "q0", "b1"
 };
 
@@ -89,6 +100,10 @@ std::string_view CaseKindName(CaseKind k);
 bool BufferUsedBy(const Buffer& b, CaseKind kind);
 // Whether buffer `b` holds its blocks without row padding in cases of `kind`.
 bool BufferCompact(const Buffer& b, CaseKind kind);
+// The row layout of buffer `b` in a case tiling dims[tile_dim] (af_tiling::kRunInner for every
+// buffer but a strided load's staging block: kRunAt(gather_dim) when the block holds that dim,
+// else kRunElements).
+std::int32_t BufferRun(const Buffer& b, int tile_dim);
 
 // One ScheduledResult alternative (AutoFuse's template): a list of tiling cases.
 struct Template {
@@ -133,6 +148,9 @@ struct ScheduleResult {
   std::vector<bool> staged;      // per node: Load staged through a shared queue + UB copy
   std::vector<int> store_queue;  // per node: for a Store, the VECOUT queue it writes from
   int staging_queue = -1;        // the shared VECIN queue of staged loads, or -1
+  // Per node: for a strided load, its staging queue and its Gather-offsets TBuf (else -1).
+  std::vector<int> gather_queue;
+  std::vector<int> gather_offsets;
   // UB rows (the innermost dim) are padded to this many elements in every buffer: 32 bytes of
   // the narrowest UB dtype, so tensors of different dtypes share one element layout.
   std::int64_t row_align = 8;

@@ -69,7 +69,27 @@ struct PerfNode {
   int32_t align_elems = 0;
   int32_t skip_first = 0;  // not run on the first R iteration of a sweep (or of an r_core share)
   int32_t max_tile = 0;    // covers the full tile's layout even in a tail iteration
+  // Row layout of the block (kRunInner, kRunElements, or kRunAt(j)): a strided load copies its
+  // block in GM order into a staging block whose rows run along a dim other than the innermost
+  // (or hold one element each), then gathers it into loop order.
+  int32_t run = 0;
+  // The GM distance between consecutive rows of the block, in elements: row_stride_const x the
+  // product of the dims in row_stride_mask (0: rows are as far apart as gap_bytes says).
+  uint32_t row_stride_mask = 0;
+  int64_t row_stride_const = 0;
+  int32_t once = 0;  // runs once per core, before the tiles (a strided load's Gather offsets)
+  // > 0: doubling calls along one dim of extent E (the calls `split` would count) over blocks of
+  // the dims after it: for h = doubling, 2 x doubling, ... < E, one call over min(h, E - h)
+  // blocks (building a linear index table by copies that add h x weight).
+  int32_t doubling = 0;
 };
+
+// Row layouts (PerfNode::run, CaseParams::buf_run).
+inline constexpr int32_t kRunInner = 0;      // rows along the innermost dim (the usual layout)
+inline constexpr int32_t kRunElements = -1;  // one element per row (each in its own 32 bytes)
+inline constexpr int32_t kRunAt(int32_t dim) {
+  return dim + 1;  // rows along dims[dim]
+}
 
 struct CaseParams {
   int32_t n_dims = 0;
@@ -83,6 +103,7 @@ struct CaseParams {
   int32_t buf_num[kMaxBuffers] = {};        // 2 for double-buffered queues, 1 for TBuf
   uint32_t buf_one_mask[kMaxBuffers] = {};  // bit j: the buffer's block has extent 1 along d[j]
   uint8_t buf_compact[kMaxBuffers] = {};    // 1: the block is held without row padding
+  int8_t buf_run[kMaxBuffers] = {};         // row layout (kRunInner, kRunElements, kRunAt(j))
   int32_t vec_align = 32;  // buffer sizes round up to this many bytes (512 with Compare/Select)
   uint32_t r_mask = 0;     // bit j: d[j] is a reduce (R) dimension
   int32_t passes = 1;      // sweeps over the R loop per A iteration (norm-like common templates)
@@ -196,10 +217,11 @@ struct BlockShape {
   // No default member initializers: a Model's arrays stay uninitialised until Prepare fills the
   // entries it uses (ShapeOf sets every field).
   bool tile_one;          // extent 1 along the tile dim
-  bool tile_last;         // the tile dim is the innermost one
+  bool tile_run;          // the rows run along the tile dim (it is the padded one)
   int64_t inner_real;     // Π real extents after the tile dim
-  int64_t rows_inner;     // Π real extents strictly between the tile dim and the innermost
-  int64_t inner_pad;      // Π extents after the tile dim, the innermost padded
+  int64_t rows_inner;     // rows per tile-dim index (Π real extents after the tile dim, but the
+                          // run dim's); with tile_run, the rows of the whole block
+  int64_t inner_pad;      // Π extents after the tile dim, the run dim padded
   int64_t compact_inner;  // Π dims after the tile dim (compact blocks)
   int64_t calls_inner;    // vector calls per slice: Π extents strictly between tile and split
   int64_t per_split;      // elements per call when split > tile dim (0: whole block)
@@ -207,29 +229,37 @@ struct BlockShape {
 
   int64_t ExtK(int64_t ext) const { return tile_one ? 1 : ext; }
   int64_t Real(int64_t ext) const { return ExtK(ext) * inner_real; }
-  int64_t Rows(int64_t ext) const { return tile_last ? 1 : ExtK(ext) * rows_inner; }
+  int64_t Rows(int64_t ext) const { return tile_run ? rows_inner : ExtK(ext) * rows_inner; }
   int64_t Padded(int64_t ext) const {
-    return tile_last ? AlignUp(ExtK(ext), row_align) : ExtK(ext) * inner_pad;
+    return tile_run ? AlignUp(ExtK(ext), row_align) * inner_pad : ExtK(ext) * inner_pad;
   }
   int64_t Compact(int64_t ext) const { return AlignUp(ext * compact_inner, row_align); }
 };
 
-inline BlockShape ShapeOf(const CaseParams& p, uint32_t one_mask, int32_t split = -1) {
+// `run`: the row layout (kRunInner, kRunElements, kRunAt(j) with j >= tile_dim); `esize`: the
+// element bytes, for kRunElements (each element takes 32 bytes).
+inline BlockShape ShapeOf(const CaseParams& p, uint32_t one_mask, int32_t split = -1,
+                          int32_t run = kRunInner, int32_t esize = 4) {
   BlockShape b{false, false, 1, 1, 1, 1, 1, 0, 8};
   const int k = p.tile_dim;
   const int last = p.n_dims - 1;
   b.row_align = p.row_align;
   if (k < 0 || k > last || last >= kMaxDims) return b;
+  // The padded dim: the innermost, the run dim, or none (one element per 32-byte row; also when
+  // the run dim lies outside the block).
+  int pad = run == kRunInner ? last : (run == kRunElements ? -1 : run - 1);
+  if (pad < k || pad > last) pad = -1;
   b.tile_one = Bit(one_mask, k);
-  b.tile_last = k == last;
+  b.tile_run = k == pad;
   for (int j = k + 1; j <= last; ++j) {
     const int64_t e = Bit(one_mask, j) ? 1 : p.dims[j];
     b.inner_real *= e;
-    if (j < last) b.rows_inner *= e;
-    b.inner_pad *= j == last ? AlignUp(e, p.row_align) : e;
+    if (j != pad) b.rows_inner *= e;
+    b.inner_pad *= j == pad ? AlignUp(e, p.row_align) : e;
     b.compact_inner *= p.dims[j];
   }
-  if (split > k && split <= last) {
+  if (pad < 0) b.inner_pad *= esize > 0 && esize < kUbAlignBytes ? kUbAlignBytes / esize : 1;
+  if (split > k && split <= last + 1) {
     b.per_split = 1;
     for (int j = k + 1; j < split; ++j)
       b.calls_inner *= Bit(one_mask, j) ? 1 : p.dims[j];
@@ -243,8 +273,9 @@ inline BlockShape ShapeOf(const CaseParams& p, uint32_t one_mask, int32_t split 
 
 // UB elements a block needs for a tile of `tile` elements along tile_dim: inner dims whole (or 1
 // where `one_mask` says so), the innermost row padded to row_align elements.
-inline int64_t BufferElems(const CaseParams& p, int64_t tile, uint32_t one_mask = 0) {
-  return ShapeOf(p, one_mask).Padded(tile);
+inline int64_t BufferElems(const CaseParams& p, int64_t tile, uint32_t one_mask = 0,
+                           int32_t run = kRunInner, int32_t esize = 4) {
+  return ShapeOf(p, one_mask, -1, run, esize).Padded(tile);
 }
 
 // Elements of a full block without row padding (the unaligned template), rounded up to whole
@@ -257,8 +288,9 @@ inline int64_t CompactElems(const CaseParams& p, int64_t tile) {
 inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
   int64_t total = 0;
   for (int b = 0; b < p.n_buffers; ++b) {
-    const int64_t elems =
-        p.buf_compact[b] != 0 ? CompactElems(p, tile) : BufferElems(p, tile, p.buf_one_mask[b]);
+    const int64_t elems = p.buf_compact[b] != 0 ? CompactElems(p, tile)
+                                                : BufferElems(p, tile, p.buf_one_mask[b],
+                                                              p.buf_run[b], p.buf_esize[b]);
     const int64_t bytes =
         AlignUp(elems * p.buf_esize[b], p.vec_align > kUbAlignBytes ? p.vec_align : kUbAlignBytes);
     if (per_buffer != nullptr) per_buffer[b] = bytes;
@@ -292,6 +324,7 @@ struct Model {
   BlockShape node[kMaxPerfNodes];
   BlockShape buf[kMaxBuffers];
   BufferGroup group[kMaxBuffers];
+  int64_t row_stride[kMaxPerfNodes];  // GM elements between a node's rows (0: not modelled)
   int n_groups = 0;
   int64_t buf_align = kUbAlignBytes;
   Loops loops;  // the tile-independent part (a_before, r_before, tile_is_r)
@@ -300,35 +333,50 @@ struct Model {
 inline void Prepare(const CaseParams& p, const PerfTable& t, Model* m) {
   m->p = &p;
   m->t = &t;
-  // Nodes mostly share a handful of layouts: each distinct (one_mask, split) is shaped once.
+  // Nodes mostly share a handful of layouts: each distinct (one_mask, split, run) is shaped once.
   constexpr int kDistinct = 8;
   int first_of[kDistinct];
   int n_distinct = 0;
   for (int i = 0; i < p.n_nodes && i < kMaxPerfNodes; ++i) {
     const PerfNode& n = p.nodes[i];
+    int64_t stride = 0;
+    if (n.row_stride_const != 0) {
+      stride = n.row_stride_const;
+      for (int j = 0; j < p.n_dims && j < kMaxDims; ++j)
+        stride *= Bit(n.row_stride_mask, j) ? p.dims[j] : 1;
+    }
+    m->row_stride[i] = stride;
     int d = 0;
-    while (d < n_distinct &&
-           (p.nodes[first_of[d]].one_mask != n.one_mask || p.nodes[first_of[d]].split != n.split)) {
+    while (d < n_distinct) {
+      const PerfNode& f = p.nodes[first_of[d]];
+      if (f.one_mask == n.one_mask && f.split == n.split && f.run == n.run &&
+          (n.run != kRunElements || f.esize == n.esize)) {
+        break;
+      }
       ++d;
     }
     if (d < n_distinct) {
       m->node[i] = m->node[first_of[d]];
       continue;
     }
-    m->node[i] = ShapeOf(p, n.one_mask, n.split);
+    m->node[i] = ShapeOf(p, n.one_mask, n.split, n.run, n.esize);
     if (n_distinct < kDistinct) first_of[n_distinct++] = i;
   }
   m->n_groups = 0;
   for (int b = 0; b < p.n_buffers && b < kMaxBuffers; ++b) {
     int same = 0;  // an earlier buffer with the same layout
-    while (same < b && p.buf_one_mask[same] != p.buf_one_mask[b])
+    while (same < b &&
+           (p.buf_one_mask[same] != p.buf_one_mask[b] || p.buf_run[same] != p.buf_run[b] ||
+            (p.buf_run[b] == kRunElements && p.buf_esize[same] != p.buf_esize[b]))) {
       ++same;
-    m->buf[b] = same < b ? m->buf[same] : ShapeOf(p, p.buf_one_mask[b]);
+    }
+    m->buf[b] =
+        same < b ? m->buf[same] : ShapeOf(p, p.buf_one_mask[b], -1, p.buf_run[b], p.buf_esize[b]);
     int g = 0;
     while (g < m->n_groups) {
       const int f = m->group[g].first;
       if (p.buf_one_mask[f] == p.buf_one_mask[b] && p.buf_compact[f] == p.buf_compact[b] &&
-          p.buf_esize[f] == p.buf_esize[b]) {
+          p.buf_esize[f] == p.buf_esize[b] && p.buf_run[f] == p.buf_run[b]) {
         break;
       }
       ++g;
@@ -394,9 +442,16 @@ inline NodeCost CostOfNode(const Model& m, int i, int64_t ext, const Rates& rate
       const bool load = n.kind == kNodeLoad;
       c.pipe = load ? kPipeMte2 : kPipeMte3;
       // A compact block is one contiguous run; padded rows are one DataCopyPad with rows.
-      c.cycles = DmaCyclesAt(
-          load ? t.load : t.store, load ? rates.load : rates.store, static_cast<double>(c.bytes),
-          static_cast<double>(n.compact != 0 ? 1 : b.Rows(ext)), static_cast<double>(n.gap_bytes));
+      const int64_t rows = n.compact != 0 ? 1 : b.Rows(ext);
+      int64_t gap = n.gap_bytes;
+      if (m.row_stride[i] > 0 && rows > 0) {
+        // Strided rows: the GM gap after each row is the row stride less the row's bytes.
+        gap = m.row_stride[i] * n.esize - c.bytes / rows;
+        if (gap < 0) gap = 0;
+      }
+      c.cycles = DmaCyclesAt(load ? t.load : t.store, load ? rates.load : rates.store,
+                             static_cast<double>(c.bytes), static_cast<double>(rows),
+                             static_cast<double>(gap));
       return c;
     }
     case kNodeWsStore:
@@ -414,6 +469,16 @@ inline NodeCost CostOfNode(const Model& m, int i, int64_t ext, const Rates& rate
       return c;
     }
     default: {
+      if (n.doubling > 0) {
+        const int64_t e = b.ExtK(ext) * b.calls_inner;
+        const int64_t len = b.per_split > 0 ? b.per_split : 1;
+        for (int64_t h = n.doubling; h < e; h *= 2) {
+          const int64_t cnt = (h < e - h ? h : e - h) * len;
+          c.cycles += VecCycles(t, n.api, static_cast<double>(cnt), n.esize);
+          if (counts) c.repeats += CeilDiv(cnt * n.esize, 256);
+        }
+        return c;
+      }
       int64_t calls = 1;
       int64_t per = 0;
       if (b.per_split > 0) {
@@ -477,7 +542,7 @@ inline void Price(const Model& m, CaseSolution* s, bool totals) {
       const int64_t b = HeadBlockBytes(m, i, s->tile, full.bytes);
       if (b > max_load_bytes) max_load_bytes = b;
     }
-    if (n.kind == kNodeScalar) {
+    if (n.kind == kNodeScalar || n.once != 0) {
       core.pipes[full.pipe] += full.cycles * 1;
       continue;
     }
@@ -501,8 +566,9 @@ inline void Price(const Model& m, CaseSolution* s, bool totals) {
       const int64_t b = HeadBlockBytes(m, i, s->tile, full.bytes);
       if (b > max_load_bytes) max_load_bytes = b;
     }
-    if (n.kind == kNodeScalar) {
+    if (n.kind == kNodeScalar || n.once != 0) {
       core.Add(full, 1, 0);
+      if (totals) total.Add(full, 0, s->block_dim);  // every core runs it
       continue;
     }
     const int64_t sweeps = n.sweeps > 0 ? n.sweeps : 1;
