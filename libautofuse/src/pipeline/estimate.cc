@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "autofuse/data/npy.h"
