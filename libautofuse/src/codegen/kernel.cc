@@ -703,6 +703,44 @@ class KernelWriter {
     return s;
   }
 
+  // One group of `rows` rows between GM (from gm_off) and UB (from ub_off), with the locals len,
+  // rows, pitch_gm, pitch_ub (elements), gap_gm (bytes), gap_ub (32-byte blocks) and esz in
+  // scope: DataCopyPad in chunks of at most 4095 rows when the GM rows do not overlap, else one
+  // row at a time.
+  void EmitRowGroupCopy(const std::string& gm, const std::string& gm_off, const std::string& ub,
+                        const std::string& ub_off, bool to_ub, const std::string& ty) {
+    const std::string gidx = gm + "[static_cast<uint64_t>(" + gm_off + " + rc * pitch_gm)]";
+    const std::string uidx = ub + "[static_cast<uint32_t>(" + ub_off + " + rc * pitch_ub)]";
+    const std::string copy = to_ub ? "DataCopyPad(" + uidx + ", " + gidx +
+                                         ", prm, DataCopyPadExtParams<" + ty + ">(false, 0, 0, " +
+                                         ty + "(0)));"
+                                   : "DataCopyPad(" + gidx + ", " + uidx + ", prm);";
+    Line("if (gap_gm >= 0 && rows > 0) {");
+    ++in_;
+    Line("for (int64_t rc = 0; rc < rows; rc += 4095) {");
+    ++in_;
+    Line("const int64_t n = af_min(rows - rc, 4095);");
+    Line(
+        "DataCopyExtParams prm(static_cast<uint16_t>(n), static_cast<uint32_t>(len * esz), "
+        "static_cast<uint32_t>(" +
+        std::string(to_ub ? "gap_gm" : "gap_ub") + "), static_cast<uint32_t>(" +
+        std::string(to_ub ? "gap_ub" : "gap_gm") + "), 0);");
+    Line(copy);
+    --in_;
+    Line("}");
+    --in_;
+    Line("} else {");
+    ++in_;
+    Line("for (int64_t rc = 0; rc < rows; ++rc) {");
+    ++in_;
+    Line("DataCopyExtParams prm(1, static_cast<uint32_t>(len * esz), 0, 0, 0);");
+    Line(copy);
+    --in_;
+    Line("}");
+    --in_;
+    Line("}");
+  }
+
   // Emits the row copies between GM and UB for a tensor's vectorised block. `to_ub` chooses the
   // direction. Outer vectorised dims become loops; the last two dims become one DataCopyPad per
   // chunk of at most 4095 rows.
@@ -760,37 +798,7 @@ class KernelWriter {
     Line("const int64_t esz = static_cast<int64_t>(sizeof(" + ty + "));");
     Line("const int64_t gap_ub = (pitch_ub * esz - af_align(len * esz, 32)) / 32;");
     Line("const int64_t gap_gm = (pitch_gm - len) * static_cast<int64_t>(sizeof(" + ty + "));");
-    Line("if (gap_gm >= 0 && rows > 0) {");
-    ++in_;
-    Line("for (int64_t rc = 0; rc < rows; rc += 4095) {");
-    ++in_;
-    Line("const int64_t n = af_min(rows - rc, 4095);");
-    Line(
-        "DataCopyExtParams prm(static_cast<uint16_t>(n), static_cast<uint32_t>(len * "
-        "static_cast<int64_t>(sizeof(" +
-        ty + "))), static_cast<uint32_t>(" + std::string(to_ub ? "gap_gm" : "gap_ub") +
-        "), static_cast<uint32_t>(" + std::string(to_ub ? "gap_ub" : "gap_gm") + "), 0);");
-    const std::string gidx = gm + "[static_cast<uint64_t>(" + gm_off + " + rc * pitch_gm)]";
-    const std::string uidx = ub + "[static_cast<uint32_t>(" + ub_off + " + rc * pitch_ub)]";
-    const std::string copy = to_ub ? "DataCopyPad(" + uidx + ", " + gidx +
-                                         ", prm, DataCopyPadExtParams<" + ty + ">(false, 0, 0, " +
-                                         ty + "(0)));"
-                                   : "DataCopyPad(" + gidx + ", " + uidx + ", prm);";
-    Line(copy);
-    --in_;
-    Line("}");
-    --in_;
-    Line("} else {");
-    ++in_;
-    Line("for (int64_t rc = 0; rc < rows; ++rc) {");
-    ++in_;
-    Line("DataCopyExtParams prm(1, static_cast<uint32_t>(len * static_cast<int64_t>(sizeof(" + ty +
-         "))), 0, 0, 0);");
-    Line(copy);
-    --in_;
-    Line("}");
-    --in_;
-    Line("}");
+    EmitRowGroupCopy(gm, gm_off, ub, ub_off, to_ub, ty);
     for (int j = k_; j < row_dim; ++j) {
       --in_;
       Line("}");
@@ -917,39 +925,15 @@ class KernelWriter {
     Line("const int64_t len = " + len + ";");
     Line("const int64_t rows = " + Ext(t, last, false) + ";");
     Line("const int64_t pitch_gm = " + ctx_.Cpp(t.strides.back()) + ";");
-    Line("const int64_t pitch_st = " +
+    Line("const int64_t pitch_ub = " +
          (run >= 0 ? "af_align(" + Ext(t, run, true) + ", RA)"
                    : std::to_string(32 / ir::DTypeBytes(t.dtype))) +
          ";");
     Line("const int64_t gap_gm = (pitch_gm - len) * esz;");
-    Line("const int64_t gap_st = (pitch_st * esz - af_align(len * esz, 32)) / 32;");
-    // The staging index of the group's first row (rl = 0).
+    Line("const int64_t gap_ub = (pitch_ub * esz - af_align(len * esz, 32)) / 32;");
+    // The staging index of the group's first row.
     Line("const int64_t s0 = " + GatherStagingIndex(i, coord) + ";");
-    Line("if (gap_gm >= 0) {");
-    ++in_;
-    Line("for (int64_t rc = 0; rc < rows; rc += 4095) {");
-    ++in_;
-    Line("const int64_t nr = af_min(rows - rc, 4095);");
-    Line(
-        "DataCopyExtParams prm(static_cast<uint16_t>(nr), static_cast<uint32_t>(len * esz), "
-        "static_cast<uint32_t>(gap_gm), static_cast<uint32_t>(gap_st), 0);");
-    const std::string pad = "DataCopyPadExtParams<" + ty + ">(false, 0, 0, " + ty + "(0))";
-    Line("DataCopyPad(st[static_cast<uint32_t>(s0 + rc * pitch_st)], " + gm +
-         "[static_cast<uint64_t>(" + gm_off + " + rc * pitch_gm)], prm, " + pad + ");");
-    --in_;
-    Line("}");
-    --in_;
-    Line("} else {");
-    ++in_;
-    Line("for (int64_t rc = 0; rc < rows; ++rc) {");
-    ++in_;
-    Line("DataCopyExtParams prm(1, static_cast<uint32_t>(len * esz), 0, 0, 0);");
-    Line("DataCopyPad(st[static_cast<uint32_t>(s0 + rc * pitch_st)], " + gm +
-         "[static_cast<uint64_t>(" + gm_off + " + rc * pitch_gm)], prm, " + pad + ");");
-    --in_;
-    Line("}");
-    --in_;
-    Line("}");
+    EmitRowGroupCopy(gm, gm_off, "st", "s0", true, ty);
     for (int j = k_; j < last; ++j) {
       if (j == run) continue;
       --in_;

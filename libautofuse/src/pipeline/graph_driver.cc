@@ -7,8 +7,6 @@
 //                       -> compare returned values with expected/
 #include "autofuse/pipeline/graph_driver.h"
 
-#include <google/protobuf/util/json_util.h>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -261,13 +259,7 @@ void FillGraphReport(const GraphCompileResult& r, const Options& options,
 std::string GraphReportJson(const GraphCompileResult& r, const Options& options) {
   report::CompileReport rep;
   FillGraphReport(r, options, &rep);
-  std::string json;
-  google::protobuf::util::JsonPrintOptions jo;
-  jo.add_whitespace = true;
-  jo.preserve_proto_field_names = true;
-  const auto st = google::protobuf::util::MessageToJsonString(rep, &json, jo);
-  if (!st.ok()) throw std::runtime_error("report to JSON: " + st.ToString());
-  return json;
+  return ReportToJson(rep);
 }
 
 void WriteGraphOutputs(const GraphCompileResult& r, const Options& options, const std::string& dir,

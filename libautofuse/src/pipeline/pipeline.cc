@@ -359,6 +359,10 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
 std::string ReportJson(const CompileResult& r, const Options& options) {
   report::CompileReport rep;
   FillReport(r, options, &rep);
+  return ReportToJson(rep);
+}
+
+std::string ReportToJson(const report::CompileReport& rep) {
   std::string json;
   google::protobuf::util::JsonPrintOptions jo;
   jo.add_whitespace = true;

@@ -89,6 +89,8 @@ void WriteOutputs(const CompileResult& r, const Options& options, const std::str
                   bool overwrite);
 void FillReport(const CompileResult& r, const Options& options, report::CompileReport* out);
 std::string ReportJson(const CompileResult& r, const Options& options);
+// A filled CompileReport as report.json text (indented, proto field names).
+std::string ReportToJson(const report::CompileReport& rep);
 
 struct OutputCheck {
   std::string name;
