@@ -1,14 +1,13 @@
 // afc as a user runs it: exit codes, messages, JSON, and damaged inputs (never a crash).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "afc_process.h"
 #include "fixtures.h"
 
 namespace {
@@ -16,37 +15,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 
-struct Result {
-  int code = -1;  // exit code; -1 when killed by a signal
-  int signal = 0;
-  std::string out;
-  std::string err;
-};
-
-std::string Shell(const std::string& s) {
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-Result Afc(const std::string& args) {
-  static const auto dir = af::test::TempDir("cli");
-  const auto out = dir / "stdout";
-  const auto err = dir / "stderr";
-  const std::string cmd = Shell(AF_AFC_PATH) + " " + args + " >" + Shell(out.string()) + " 2>" +
-                          Shell(err.string()) + " </dev/null";
-  const int st = std::system(cmd.c_str());
-  Result r;
-  if (WIFEXITED(st)) {
-    r.code = WEXITSTATUS(st);
-  } else if (WIFSIGNALED(st)) {
-    r.signal = WTERMSIG(st);
-  }
-  r.out = af::test::ReadFile(out);
-  r.err = af::test::ReadFile(err);
-  return r;
-}
+using Result = af::test::AfcResult;
+using af::test::Afc;
+using af::test::Shell;
 
 std::string Ours(const std::string& name) {
   return (af::test::OurFixtures() / "ascgraph" / name).string();

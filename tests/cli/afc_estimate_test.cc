@@ -2,43 +2,19 @@
 // reports, and inputs it cannot estimate (exit 2 with the reason, never a crash).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "afc_process.h"
 #include "fixtures.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-struct Result {
-  int code = -1;  // exit code; -1 when killed by a signal
-  std::string out;
-  std::string err;
-};
-
-std::string Shell(const std::string& s) {
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-Result Afc(const std::string& args) {
-  static const auto dir = af::test::TempDir("cli_estimate");
-  const auto out = dir / "stdout";
-  const auto err = dir / "stderr";
-  const std::string cmd = Shell(AF_AFC_PATH) + " " + args + " >" + Shell(out.string()) + " 2>" +
-                          Shell(err.string()) + " </dev/null";
-  const int st = std::system(cmd.c_str());
-  Result r;
-  if (WIFEXITED(st)) r.code = WEXITSTATUS(st);
-  r.out = af::test::ReadFile(out);
-  r.err = af::test::ReadFile(err);
-  return r;
-}
+using Result = af::test::AfcResult;
+using af::test::Afc;
+using af::test::Shell;
 
 std::string Src(const std::string& rel) {
   return Shell((af::test::SourceDir() / rel).string());
