@@ -4,12 +4,8 @@
 // the model graph.
 #include "autofuse/importers/ge_onnx.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <sstream>
 #include <unordered_map>
@@ -430,23 +426,8 @@ GeOnnxModel ParseGeOnnx(const std::string& text, const std::string& file) {
 }
 
 GeOnnxModel LoadGeOnnxFile(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw InputError(SourceLoc{path.string(), 0, 0}, "cannot read the file");
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  PbTextStream s(
-      [&](char* buf, std::size_t n) -> std::size_t {
-        for (;;) {
-          const ssize_t k = ::read(fd, buf, n);
-          if (k >= 0) return static_cast<std::size_t>(k);
-          if (errno != EINTR) {
-            throw InputError(SourceLoc{path.string(), 0, 0}, "cannot read the file");
-          }
-        }
-      },
-      path.string());
+  PbTextFile f(path.string());
+  PbTextStream s([&](char* buf, std::size_t n) { return f.Read(buf, n); }, f.path());
   return StreamReader(s).Model();
 }
 

@@ -1,12 +1,8 @@
 // ge_proto_*.txt streamed op by op (ge_proto.h).
 #include "autofuse/importers/ge_proto.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 
 #include "af_ir.pb.h"
 #include "autofuse/ir/proto_io.h"
@@ -172,26 +168,9 @@ ir::LoadedFile ParseGeProto(const std::string& text, const std::string& file) {
 }
 
 ir::LoadedFile LoadGeProtoFile(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw InputError(SourceLoc{path.string(), 0, 0}, "cannot read the file");
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  std::string head(4096, '\0');
-  const ssize_t n = ::pread(fd, head.data(), head.size(), 0);
-  head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-  PbTextStream s(
-      [&](char* buf, std::size_t want) -> std::size_t {
-        for (;;) {
-          const ssize_t k = ::read(fd, buf, want);
-          if (k >= 0) return static_cast<std::size_t>(k);
-          if (errno != EINTR) {
-            throw InputError(SourceLoc{path.string(), 0, 0}, "cannot read the file");
-          }
-        }
-      },
-      path.string());
+  PbTextFile f(path.string());
+  const std::string head = f.Head(4096);
+  PbTextStream s([&](char* buf, std::size_t n) { return f.Read(buf, n); }, f.path());
   return Read(s, head);
 }
 

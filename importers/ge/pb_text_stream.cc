@@ -1,11 +1,14 @@
 // Streaming field-level reader of protobuf text format (pb_text_stream.h).
 #include "pb_text_stream.h"
 
+#include <fcntl.h>
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/text_format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 
 namespace af::importers::ge {
 namespace {
@@ -298,6 +301,30 @@ void PbTextStream::ReadBalanced(int open) {
       Get();
     }
   }
+}
+
+PbTextFile::PbTextFile(std::string path) : path_(std::move(path)) {
+  fd_ = ::open(path_.c_str(), O_RDONLY);
+  if (fd_ < 0) throw InputError(SourceLoc{path_, 0, 0}, "cannot read the file");
+}
+
+PbTextFile::~PbTextFile() {
+  ::close(fd_);
+}
+
+std::size_t PbTextFile::Read(char* buf, std::size_t n) {
+  for (;;) {
+    const ssize_t k = ::read(fd_, buf, n);
+    if (k >= 0) return static_cast<std::size_t>(k);
+    if (errno != EINTR) throw InputError(SourceLoc{path_, 0, 0}, "cannot read the file");
+  }
+}
+
+std::string PbTextFile::Head(std::size_t n) const {
+  std::string head(n, '\0');
+  const ssize_t k = ::pread(fd_, head.data(), head.size(), 0);
+  head.resize(k > 0 ? static_cast<std::size_t>(k) : 0);
+  return head;
 }
 
 }  // namespace af::importers::ge

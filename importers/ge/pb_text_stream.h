@@ -37,6 +37,25 @@ struct Chunk {
 void ParseChunk(const Chunk& c, google::protobuf::Message* msg, const std::string& file,
                 const std::string& what);
 
+// A dump file read in pieces (PbTextStream's input); closed on destruction. Errors are
+// InputErrors naming the file.
+class PbTextFile {
+ public:
+  explicit PbTextFile(std::string path);
+  ~PbTextFile();
+  PbTextFile(const PbTextFile&) = delete;
+  PbTextFile& operator=(const PbTextFile&) = delete;
+  // Reads up to n bytes into buf; 0 at the end of the file.
+  std::size_t Read(char* buf, std::size_t n);
+  // The first n bytes (fewer for a shorter file), without moving the read position.
+  std::string Head(std::size_t n) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
 class PbTextStream {
  public:
   // `read` fills up to n bytes into buf and returns how many (0 = end of input).
