@@ -203,6 +203,55 @@ def case_transpose_sum(rng, b):
     return [flat(x, 2)], [f64(x).sum(axis=0).reshape(b["s0"], 1).astype(np.float32)]
 
 
+def case_concat_last(rng, b):
+    a = rnd(rng, (b["s0"], b["s1"]))
+    bb = rnd(rng, (b["s0"], b["s2"]))
+    c = rnd(rng, (b["s0"], b["s3"]))
+    return [flat(a, 2), flat(bb, 2), flat(c, 2)], [np.abs(np.concatenate([a, -bb, c], axis=1))]
+
+
+def case_concat_mid(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"], b["s3"]))
+    y = rnd(rng, (b["s0"], b["s2"], b["s3"]))
+    z = rnd(rng, (b["s0"], b["s1"] + b["s2"], b["s3"]))
+    return [flat(x, 3), flat(y, 3), flat(z, 3)], [np.concatenate([x, y], axis=1) + z]
+
+
+def case_rotary_fp16(rng, b):
+    h = b["s1"]
+    x, sn, cs = (rnd(rng, (b["s0"], 2 * h)).astype(np.float16) for _ in range(3))
+    xf, sf, cf = (v.astype(np.float32) for v in (x, sn, cs))
+    rot = np.concatenate([-xf[:, h:], xf[:, :h]], axis=1)
+    return [flat(x, 2), flat(sn, 2), flat(cs, 2)], [(rot * sf + xf * cf).astype(np.float16)]
+
+
+def case_concat_int32(rng, b):
+    a = rng.integers(-1000, 1000, size=(b["s0"], b["s1"]), dtype=np.int32)
+    c = rng.integers(-1000, 1000, size=(b["s0"], b["s2"]), dtype=np.int32)
+    return [flat(a, 2), flat(c, 2)], [np.concatenate([a, c], axis=1)]
+
+
+def case_transpose_relu_add(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"], b["s2"]))
+    z = rnd(rng, (b["s0"], b["s2"], b["s1"]))
+    return [x, z], [np.maximum(x, 0).transpose(0, 2, 1) + z]
+
+
+def case_split3(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"] + b["s2"] + b["s3"]))
+    a = np.abs(x)
+    s1, s2 = b["s1"], b["s1"] + b["s2"]
+    return [flat(x, 2)], [a[:, :s1].copy(), -a[:, s1:s2], a[:, s2:].copy()]
+
+
+# Concat shape sets: 1-sized dims, aligned and unaligned column counts (the concat template runs
+# only when every input but the last ends on a 32-byte boundary), primes, many rows, long rows.
+SHAPES_CAT3 = [
+    {"s0": 1, "s1": 1, "s2": 1, "s3": 1}, {"s0": 13, "s1": 8, "s2": 16, "s3": 3},
+    {"s0": 37, "s1": 5, "s2": 7, "s3": 3}, {"s0": 1000, "s1": 3, "s2": 1, "s3": 2},
+    {"s0": 3, "s1": 3000, "s2": 2001, "s3": 5}, {"s0": 2048, "s1": 64, "s2": 8, "s3": 1}]
+
+
 # Reduce shape sets: R = 1, primes and tails, R tiny with A huge, R huge with A tiny (r_core),
 # rows past the UB capacity (common).
 SHAPES_AR = [
@@ -264,11 +313,29 @@ CASES = {
         {"s0": 97, "s1": 31, "s2": 8}]),
     "step_slice": (case_step_slice, SHAPES_2D),
     "transpose_sum": (case_transpose_sum, SHAPES_AR),
+    "concat_last": (case_concat_last, SHAPES_CAT3),
+    "concat_mid": (case_concat_mid, [
+        {"s0": 1, "s1": 1, "s2": 1, "s3": 1}, {"s0": 2, "s1": 3, "s2": 5, "s3": 7},
+        {"s0": 7, "s1": 11, "s2": 13, "s3": 3}, {"s0": 1000, "s1": 2, "s2": 3, "s3": 5},
+        {"s0": 3, "s1": 5, "s2": 4, "s3": 301}]),
+    "rotary_fp16": (case_rotary_fp16, [
+        {"s0": 1, "s1": 1}, {"s0": 37, "s1": 64}, {"s0": 13, "s1": 5}, {"s0": 1000, "s1": 3},
+        {"s0": 2, "s1": 1001}, {"s0": 4096, "s1": 32}]),
+    "transpose_relu_add": (case_transpose_relu_add, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 2, "s1": 3, "s2": 5}, {"s0": 7, "s1": 11, "s2": 13},
+        {"s0": 3, "s1": 1, "s2": 40001}, {"s0": 2, "s1": 4099, "s2": 3},
+        {"s0": 97, "s1": 31, "s2": 8}]),
+    "split3": (case_split3, SHAPES_CAT3),
+    "concat_int32": (case_concat_int32, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 8, "s2": 3}, {"s0": 37, "s1": 3, "s2": 8},
+        {"s0": 1000, "s1": 65, "s2": 1}, {"s0": 5, "s1": 4096, "s2": 4099}]),
 }
 
 # Graphs whose every feasible tiling case is also run forced even with one template: a strided
 # load's staging layout depends on which dim the case tiles.
-FORCE_ALL_CASES = {"transpose_add", "permute3d_fp16", "step_slice", "transpose_sum"}
+FORCE_ALL_CASES = {
+    "transpose_add", "permute3d_fp16", "step_slice", "transpose_sum", "concat_last", "concat_mid",
+    "rotary_fp16", "concat_int32", "transpose_relu_add", "split3"}
 
 
 COUNTERS = re.compile(r"MTE2 (\d+) B, MTE3 (\d+) B, (\d+) vector repeats")

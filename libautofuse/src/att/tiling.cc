@@ -124,6 +124,44 @@ std::pair<std::int64_t, std::uint32_t> StrideFactors(const sym::Expr& stride,
   return {0, 0};
 }
 
+// The Concat's API calls (codegen's EmitConcat): one UB-to-UB DataCopy per input (its rows to
+// their columns, or side by side into the staging block); in concat_gather cases the Gather of
+// the output block and, once per core, its offsets: the first output row by scalar code, the
+// other rows by doubling Adds over int32 along each block dim before the concat dim, innermost
+// first.
+template <typename Vec>
+void EmitConcatNodes(const ScheduleResult& s, const schedule::ImplCase& c, int i,
+                     const af_tiling::PerfNode& base, Vec&& vec,
+                     std::vector<af_tiling::PerfNode>* out) {
+  const ir::Node& cat = s.graph.nodes[static_cast<std::size_t>(i)];
+  for (const auto& in : cat.inputs) {
+    const ir::Tensor& t = s.graph.nodes[in.node].outputs.at(in.output);
+    af_tiling::PerfNode* x = vec(af_tiling::kApiCopy, base.esize, schedule::OneMask(t));
+    x->part = schedule::PartOf(s, t);
+  }
+  if (c.kind != schedule::CaseKind::kConcatGather) return;
+  vec(af_tiling::kApiGather, base.esize, base.one_mask);
+  const int last = static_cast<int>(s.dims.size()) - 1;
+  af_tiling::PerfNode sc;
+  sc.kind = af_tiling::kNodeScalar;
+  sc.one_mask = base.one_mask;
+  for (int m = c.tile_dim; m < last; ++m)
+    sc.one_mask |= 1u << m;
+  sc.max_tile = 1;
+  out->push_back(sc);
+  for (int j = last - 1; j >= c.tile_dim; --j) {
+    std::uint32_t hide = 0;
+    for (int m = c.tile_dim; m < j; ++m)
+      hide |= 1u << m;
+    af_tiling::PerfNode* a = vec(af_tiling::kApiAdds, 4, base.one_mask | hide, j + 1);
+    a->once = 1;
+    a->max_tile = 1;
+    a->doubling = 1;
+    a->when = af_tiling::kWhenVarying;
+    a->sweeps = 1;
+  }
+}
+
 }  // namespace
 
 std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
@@ -159,6 +197,7 @@ std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
     base.esize = static_cast<int32_t>(ir::DTypeBytes(t.dtype));
     base.one_mask = schedule::OneMask(t);
     base.compact = unaligned && base.one_mask == 0 ? 1 : 0;
+    base.part = schedule::PartOf(s, t);
     if (looped) {
       if (s.r_invariant[i] && !reduce) {
         base.when = s.avail[i] == 0 ? af_tiling::kWhenBefore : af_tiling::kWhenAfter;
@@ -246,6 +285,10 @@ std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
         PerfNode* gth = vec(af_tiling::kApiGather, base.esize, 0);
         gth->compact = 1;
       }
+      continue;
+    }
+    if (node.type == "Concat") {
+      EmitConcatNodes(s, c, i, base, vec, &out);
       continue;
     }
     if (node.type == "Cast") {
@@ -359,23 +402,8 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
                                     const std::vector<std::int64_t>& dim_values,
                                     const std::vector<af_tiling::PerfNode>& nodes) {
   af_tiling::CaseParams p;
-  p.n_dims = static_cast<std::int32_t>(dim_values.size());
-  p.tile_dim = s.cases.at(case_index).tile_dim;
-  for (std::size_t j = 0; j < dim_values.size() && j < af_tiling::kMaxDims; ++j) {
-    p.dims[j] = dim_values[j];
-  }
-  p.row_align = s.row_align;
-  p.vec_align = s.vec_align_bytes;
-  p.n_buffers = static_cast<std::int32_t>(s.buffers.size());
+  schedule::FillCaseLayout(s, case_index, dim_values, &p);
   const auto kind = s.cases.at(case_index).kind;
-  for (std::size_t b = 0; b < s.buffers.size() && b < af_tiling::kMaxBuffers; ++b) {
-    p.buf_esize[b] = s.buffers[b].esize;
-    p.buf_num[b] = s.buffers[b].buf_num;
-    p.buf_one_mask[b] = s.buffers[b].one_mask;
-    if (!schedule::BufferUsedBy(s.buffers[b], kind)) p.buf_num[b] = 0;
-    p.buf_compact[b] = schedule::BufferCompact(s.buffers[b], kind) ? 1 : 0;
-    p.buf_run[b] = static_cast<std::int8_t>(schedule::BufferRun(s.buffers[b], p.tile_dim));
-  }
   for (std::size_t j = 0; j < s.r_dim.size() && j < af_tiling::kMaxDims; ++j) {
     if (s.r_dim[j]) p.r_mask |= 1u << j;
   }
@@ -386,7 +414,6 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
   for (const auto& n : s.graph.nodes) {
     if (ir::IsReduceOp(n.type)) ++p.n_reduces;
   }
-  p.compact = kind == schedule::CaseKind::kUnaligned ? 1 : 0;
   p.n_nodes = static_cast<std::int32_t>(nodes.size());
   p.nodes = nodes.empty() ? nullptr : nodes.data();
   return p;
@@ -478,6 +505,15 @@ std::vector<std::int64_t> DimValues(const ScheduleResult& s, const sym::Bindings
     } catch (const sym::Error& e) {
       throw InputError({}, "cannot evaluate the size of axis " + a->name + " (" +
                                a->size.ToString() + "): " + e.what() + " (bind it with --bind)");
+    }
+  }
+  // Then each part's extent along the part dim (schedule::FillCaseLayout).
+  for (const auto& e : s.part_lens) {
+    try {
+      v.push_back(e.Eval(b));
+    } catch (const sym::Error& err) {
+      throw InputError({}, "cannot evaluate the extent of a concat input or split piece (" +
+                               e.ToString() + "): " + err.what() + " (bind it with --bind)");
     }
   }
   return v;

@@ -246,14 +246,14 @@ std::string TilingSource(const Context& ctx) {
     if (nodes.empty()) continue;
     o << "// " << SafeComment(s.cases[c].name) << ": kind, api, esize, one_mask, compact, when, "
       << "sweeps, gap_bytes, split, align_elems, skip_first, max_tile, run, row_stride_mask, "
-      << "row_stride_const, once, doubling\n";
+      << "row_stride_const, once, doubling, part\n";
     o << "const af_tiling::PerfNode kNodes" << c << "[] = {\n";
     for (const auto& n : nodes) {
       o << "    {" << n.kind << ", " << n.api << ", " << n.esize << ", " << n.one_mask << "u, "
         << n.compact << ", " << n.when << ", " << n.sweeps << ", " << n.gap_bytes << ", " << n.split
         << ", " << n.align_elems << ", " << n.skip_first << ", " << n.max_tile << ", " << n.run
         << ", " << n.row_stride_mask << "u, " << n.row_stride_const << "LL, " << n.once << ", "
-        << n.doubling << "},\n";
+        << n.doubling << ", " << n.part << "},\n";
     }
     o << "};\n";
   }
@@ -294,8 +294,20 @@ std::string TilingSource(const Context& ctx) {
       if (cp.buf_run[b] != af_tiling::kRunInner) {
         o << p << "buf_run[" << b << "] = " << static_cast<int>(cp.buf_run[b]) << ";\n";
       }
+      if (cp.buf_part[b] != af_tiling::kPartFull) {
+        o << p << "buf_part[" << b << "] = " << static_cast<int>(cp.buf_part[b]) << ";\n";
+      }
     }
     o << p << "compact = " << cp.compact << ";\n";
+    if (s.part_dim >= 0) {
+      o << p << "part_dim = " << cp.part_dim << ";\n";
+      o << p << "n_parts = " << cp.n_parts << ";\n";
+      o << p << "cat_inputs = " << cp.cat_inputs << ";\n";
+      o << p << "cat_esize = " << cp.cat_esize << ";\n";
+      o << p << "cat_aligned_only = " << cp.cat_aligned_only << ";\n";
+      for (std::size_t k = 0; k < s.part_lens.size(); ++k)
+        o << p << "part_len[" << k << "] = " << ctx.Cpp(s.part_lens[k]) << ";\n";
+    }
     o << p << "vec_align = " << cp.vec_align << ";\n";
     o << p << "r_mask = " << cp.r_mask << "u;\n";
     o << p << "passes = " << cp.passes << ";\n";

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "af_tiling/elementwise.h"
 #include "autofuse/codegen/codegen.h"
 #include "autofuse/ir/op_registry.h"
 #include "codegen_internal.h"
@@ -165,6 +166,7 @@ class KernelWriter {
       Line("}");
     }
     EmitGatherOffsets();
+    EmitConcatOffsets();
     if (c_.kind == schedule::CaseKind::kRCore) {
       Line("(void)tiles_per_block;");
       EmitRCore();
@@ -639,6 +641,9 @@ class KernelWriter {
   std::string Ext(const ir::Tensor& t, int j, bool max_tile) const {
     if (t.axis.empty() || t.repeats.at(static_cast<std::size_t>(j)) == Expr(1)) return "1";
     if (j == k_) return max_tile ? "tile" : "a" + std::to_string(k_);
+    if (j == s_.part_dim && schedule::PartOf(s_, t) != af_tiling::kPartFull) {
+      return "(" + ctx_.Cpp(t.repeats.at(static_cast<std::size_t>(j))) + ")";  // a concat input
+    }
     return "D" + std::to_string(j);
   }
 
@@ -892,6 +897,142 @@ class KernelWriter {
     }
   }
 
+  // ---- concat (schedule: concat / concat_gather templates) --------------------------------
+
+  // The gather concat's staging row (elements): every input's row padded, side by side.
+  std::string CatStagingPitch() const {
+    std::string p;
+    for (int k = 0; k < s_.cat_inputs; ++k) {
+      p += (p.empty() ? "(" : " + ") + std::string("af_align(") +
+           ctx_.Cpp(s_.part_lens.at(static_cast<std::size_t>(k))) + ", RA)";
+    }
+    return p + ")";
+  }
+
+  // Once per core (concat_gather): the Gather offsets (bytes into the staging block) of every
+  // element of the output block, from the full tile's layout. Column `col` of the first row comes
+  // from input q's staging column at(q) + col - off(q) (scalar code; row padding points at 0);
+  // row r is row 0 plus r staging rows, so the other rows are built by doubling copies that add
+  // h x the row weight along each block dim before the concat dim, innermost first (Adds over
+  // int32).
+  void EmitConcatOffsets() {
+    if (c_.kind != schedule::CaseKind::kConcatGather) return;
+    const int last = n_dims_ - 1;
+    const ir::Tensor& t = s_.graph.nodes.at(static_cast<std::size_t>(s_.concat)).outputs.at(0);
+    const std::string es = std::to_string(ir::DTypeBytes(t.dtype));
+    const auto& off = s_.buffers.at(static_cast<std::size_t>(s_.concat_offsets));
+    std::string lens;
+    for (int k = 0; k < s_.cat_inputs; ++k)
+      lens += (lens.empty() ? "" : ", ") + ctx_.Cpp(s_.part_lens.at(static_cast<std::size_t>(k)));
+    Line("LocalTensor<uint32_t> coff = " + off.Name() + ".Get<uint32_t>();");
+    Line("{");
+    ++in_;
+    Line("LocalTensor<int32_t> ci = coff.ReinterpretCast<int32_t>();");
+    Line("const int64_t cat_w = af_align(D" + std::to_string(last) + ", RA);");
+    Line("const int64_t cat_lens[] = {" + lens + "};");
+    Line("const int64_t cat_n = " + std::to_string(s_.cat_inputs) + ";");
+    Line("int64_t q = 0;");
+    Line("int64_t col0 = 0;");
+    Line("int64_t at = 0;");
+    Line("for (int64_t col = 0; col < cat_w; ++col) {");
+    Line("  while (q < cat_n && col >= col0 + cat_lens[q]) {");
+    Line("    col0 += cat_lens[q];");
+    Line("    at += af_align(cat_lens[q], RA);");
+    Line("    ++q;");
+    Line("  }");
+    Line(
+        "  ci.SetValue(static_cast<uint32_t>(col), q < cat_n ? static_cast<int32_t>((at + col - "
+        "col0) * " +
+        es + ") : 0);");
+    Line("}");
+    Line("PipeBarrier<PIPE_V>();");
+    Line("int64_t len = cat_w;");
+    Line("int64_t weight = " + CatStagingPitch() + " * " + es + ";");
+    for (int j = last - 1; j >= k_; --j) {
+      const std::string ej = Ext(t, j, true);
+      Line("for (int64_t h = 1; h < " + ej + "; h *= 2) {");
+      Line(
+          "  Adds(ci[static_cast<uint32_t>(h * len)], ci, static_cast<int32_t>(h * weight), "
+          "static_cast<int32_t>(af_min(h, " +
+          ej + " - h) * len));");
+      Line("  PipeBarrier<PIPE_V>();");
+      Line("}");
+      Line("len *= " + ej + ";");
+      Line("weight *= " + ej + ";");
+    }
+    Line("(void)len;");
+    Line("(void)weight;");
+    --in_;
+    Line("}");
+  }
+
+  // Concat. The block's rows are its dims from the tile dim to the one before the concat dim
+  // (tail-sized). Each input's rows go by UB-to-UB DataCopy (chunks of 4095 rows) straight to
+  // their columns of the output block (concat), or side by side into the staging block
+  // (concat_gather), from which one Gather assembles the output rows. A one-input Concat copies.
+  void EmitConcat(int i, const std::string& ty) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& t = n.outputs.at(0);
+    Alloc(i, ty);
+    if (s_.part_dim < 0) {
+      Line("DataCopy(" + Var(i) + ", " + Var(n.inputs.at(0).node) + ", static_cast<uint32_t>(" +
+           Count(t) + "));");
+      Line("PipeBarrier<PIPE_V>();");
+      return;
+    }
+    const int c = s_.part_dim;
+    const bool gather = c_.kind == schedule::CaseKind::kConcatGather;
+    const bool inner = c == n_dims_ - 1;
+    Line("{");
+    ++in_;
+    std::string rows = Ext(t, k_, false);
+    for (int j = k_ + 1; j < c; ++j)
+      rows += " * " + Ext(t, j, false);
+    Line("const int64_t cat_rows = " + rows + ";");
+    Line("const int64_t esz = static_cast<int64_t>(sizeof(" + ty + "));");
+    Line("const int64_t cat_pitch = " + (gather ? CatStagingPitch() : UbStride(t, c - 1)) + ";");
+    std::string dst = Var(i);
+    if (gather) {
+      const auto& st = s_.buffers.at(static_cast<std::size_t>(s_.concat_staging));
+      Line("LocalTensor<" + ty + "> cst = " + st.Name() + ".Get<" + ty + ">();");
+      dst = "cst";
+    }
+    Line("int64_t cat_col = 0;");
+    const std::string unit = inner ? "1" : UbStride(t, c);
+    for (const auto& in : n.inputs) {
+      const ir::Tensor& it = s_.graph.nodes[in.node].outputs.at(in.output);
+      Line("{");
+      ++in_;
+      Line("const int64_t len = " + Ext(it, c, false) + ";");
+      // Elements per row: the padded row (staging), the row itself (its end may fall inside a
+      // 32-byte block, which DataCopy rounds up into the output row's padding), or whole
+      // padded rows of the inner dims.
+      const std::string elems = inner ? (gather ? "af_align(len, RA)" : "len") : "len * " + unit;
+      Line("const int64_t cb = af_ceildiv((" + elems + ") * esz, 32);");
+      Line("const int64_t src_pitch = " + UbStride(it, c - 1) + ";");
+      Line("for (int64_t rc = 0; rc < cat_rows; rc += 4095) {");
+      Line("  const int64_t nr = af_min(cat_rows - rc, 4095);");
+      Line("  DataCopy(" + dst + "[static_cast<uint32_t>(rc * cat_pitch + cat_col)], " +
+           Var(in.node) +
+           "[static_cast<uint32_t>(rc * src_pitch)], DataCopyParams(static_cast<uint16_t>(nr), "
+           "static_cast<uint16_t>(cb), static_cast<uint16_t>(src_pitch * esz / 32 - cb), "
+           "static_cast<uint16_t>(cat_pitch * esz / 32 - cb)));");
+      Line("}");
+      Line("cat_col += " + (inner ? std::string(gather ? "af_align(len, RA)" : "len") : elems) +
+           ";");
+      --in_;
+      Line("}");
+    }
+    Line("(void)cat_col;");
+    Line("PipeBarrier<PIPE_V>();");
+    if (gather) {
+      Line("Gather(" + Var(i) + ", cst, coff, 0, static_cast<uint32_t>(" + Count(t) + "));");
+      Line("PipeBarrier<PIPE_V>();");
+    }
+    --in_;
+    Line("}");
+  }
+
   // A strided load: the block in GM order into its staging queue (one DataCopyPad per group of
   // rows: runs along the contiguous dim, or single elements, consecutive rows one innermost
   // stride apart in GM), then a Gather into loop order in its TBuf.
@@ -1054,6 +1195,11 @@ class KernelWriter {
     }
     if (n.type == "Broadcast") {
       EmitBroadcast(i, ty);
+      FreeDeadInputs(i);
+      return;
+    }
+    if (n.type == "Concat") {
+      EmitConcat(i, ty);
       FreeDeadInputs(i);
       return;
     }

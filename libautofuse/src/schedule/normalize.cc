@@ -1,11 +1,13 @@
 // Normalisation of a hint graph before scheduling, in this order: validate, drop dangling nodes,
-// compute fp16/bf16 in fp32 (casts after loads and before stores), make implicit broadcasts
-// explicit, merge axes contiguous in every tensor, drop size-1 axes, renumber axes.
+// fold transposes and splits into the loads they read, compute fp16/bf16 in fp32 (casts after
+// loads and before stores), make implicit broadcasts explicit, merge axes contiguous in every
+// tensor, drop size-1 axes, renumber axes.
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "autofuse/ir/axis_algebra.h"
+#include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/validate.h"
 #include "autofuse/schedule/schedule.h"
@@ -115,8 +117,9 @@ void Upcast(Graph& g, std::vector<Decision>* d) {
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     Node& n = g.nodes[i];
     const auto ct = ComputeOf(n);
+    // A Concat moves what its (upcast) inputs computed: it follows them into fp32.
     const bool compute = (ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast ||
-                          ct == ir::ComputeType::kReduce) &&
+                          ct == ir::ComputeType::kReduce || ct == ir::ComputeType::kConcat) &&
                          n.type != "Cast";
     if ((compute || n.type == "Scalar") && !n.outputs.empty() && IsHalf(n.outputs[0].dtype)) {
       d->push_back({"normalize", "UPCAST_FP32",
@@ -135,7 +138,7 @@ void Upcast(Graph& g, std::vector<Decision>* d) {
     if (n.type == "Store") {
       want = n.outputs.at(0).dtype;
     } else if ((ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast ||
-                ct == ir::ComputeType::kReduce) &&
+                ct == ir::ComputeType::kReduce || ct == ir::ComputeType::kConcat) &&
                n.type != "Cast") {
       const ir::OpDef* op = ir::FindOp(n.type);
       if (op->out_rule == ir::DTypeRule::kBool) {
@@ -261,6 +264,211 @@ bool IsComputeNode(const Node& n) {
   return ComputeOf(n) != ir::ComputeType::kBuffer;
 }
 
+// Nodes in topological order (producers first), inputs remapped.
+void SortTopo(Graph& g) {
+  const auto order = g.TopoOrder();
+  Graph sorted = g;
+  sorted.nodes.clear();
+  std::vector<int> remap(g.nodes.size());
+  for (std::size_t k = 0; k < order.size(); ++k)
+    remap[order[k]] = static_cast<int>(k);
+  for (int i : order)
+    sorted.nodes.push_back(g.nodes[i]);
+  for (auto& n : sorted.nodes) {
+    for (auto& in : n.inputs)
+      in.node = remap[in.node];
+  }
+  g = std::move(sorted);
+}
+
+// The nodes a data-movement op's input is computed from (`root` included), ascending; Data and
+// Scalar nodes are not part of it. Throws `code` when one of them is not a load, an elementwise
+// op or a broadcast, or when a value of it is also read outside the cone and `users`.
+std::vector<int> FoldableCone(const Graph& g, int root, const std::set<int>& users,
+                              const std::string& code, const std::string& what) {
+  std::set<int> cone;
+  std::vector<int> stack{root};
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    const Node& n = g.nodes[static_cast<std::size_t>(i)];
+    if (n.type == "Data" || n.type == "Scalar" || !cone.insert(i).second) continue;
+    const auto ct = ComputeOf(n);
+    if (ct != ir::ComputeType::kElewise && ct != ir::ComputeType::kBroadcast &&
+        ct != ir::ComputeType::kLoad) {
+      throw ScheduleError(code, what + " reads '" + n.name + "' (" + n.type +
+                                    "); only loads, elementwise ops and broadcasts fold");
+    }
+    for (const auto& in : n.inputs)
+      stack.push_back(in.node);
+  }
+  if (cone.empty()) {
+    throw ScheduleError(code, what + " reads a Data node directly: there is no load to fold into");
+  }
+  const auto consumers = g.Consumers();
+  for (const int i : cone) {
+    for (const auto& [c, slot] : consumers[static_cast<std::size_t>(i)]) {
+      if (cone.contains(c) || users.contains(c)) continue;
+      throw ScheduleError(code, what + " reads '" + g.nodes[static_cast<std::size_t>(i)].name +
+                                    "', which '" + g.nodes[static_cast<std::size_t>(c)].name +
+                                    "' also reads: folding would need it twice (recompute is "
+                                    "not built yet)");
+    }
+  }
+  return {cone.begin(), cone.end()};
+}
+
+// UB strides of a tensor held contiguously in its own dim order (0 along extent-1 dims).
+void ContiguousStrides(ir::Tensor& t) {
+  Expr run(1);
+  for (std::size_t j = t.axis.size(); j-- > 0;) {
+    if (t.repeats[j] == Expr(1)) {
+      t.strides[j] = Expr(0);
+      continue;
+    }
+    t.strides[j] = run;
+    run = run * t.repeats[j];
+  }
+}
+
+// Points every input that reads `from` at `to`.
+void Rewire(Graph& g, ir::InputRef from, ir::InputRef to) {
+  for (auto& n : g.nodes) {
+    for (auto& in : n.inputs) {
+      if (in == from) in = to;
+    }
+  }
+}
+
+// Transposes fold into the loads they read (AutoFuse eliminates them into Load strides when a
+// reduction follows, and in its `_group_transpose` template): every node of the input's cone
+// lists its dims in the output's order, the loads keep their GM strides (the innermost may now
+// be strided: a strided load), and the Transpose goes.
+void FoldTransposes(Graph& g, std::vector<Decision>* d) {
+  std::vector<bool> keep(g.nodes.size(), true);
+  bool any = false;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& t = g.nodes[i];
+    if (t.type != "Transpose") continue;
+    const std::string what = "Transpose '" + t.name + "'";
+    const ir::Tensor* in = ir::InputTensor(g, t, 0);
+    if (in == nullptr || !ir::TransposePerm(*in, t.outputs.at(0))) {
+      throw ScheduleError("TRANSPOSE_AXES", what +
+                                                ": its output axes are not a permutation of "
+                                                "its input's");
+    }
+    const auto cone =
+        FoldableCone(g, t.inputs[0].node, {static_cast<int>(i)}, "TRANSPOSE_UNFOLDABLE", what);
+    const auto order = t.outputs[0].axis;
+    // Lists a view's dims in `order` (a view over other axes, e.g. a flat Data, stays).
+    auto reorder = [&](ir::Tensor& v) {
+      if (v.axis.size() != order.size() ||
+          !std::is_permutation(v.axis.begin(), v.axis.end(), order.begin())) {
+        return;
+      }
+      const ir::Tensor old = v;
+      for (std::size_t j = 0; j < order.size(); ++j) {
+        const auto p = static_cast<std::size_t>(
+            std::find(old.axis.begin(), old.axis.end(), order[j]) - old.axis.begin());
+        v.axis[j] = old.axis.at(p);
+        v.repeats[j] = old.repeats.at(p);
+        v.strides[j] = old.strides.at(p);
+      }
+    };
+    std::string loads;
+    for (const int c : cone) {
+      Node& n = g.nodes[static_cast<std::size_t>(c)];
+      ir::Tensor& v = n.outputs.at(0);
+      reorder(v);
+      if (n.type == "Load") {
+        // The GM buffer's own view describes the same memory in the new order.
+        Node& data = g.nodes[static_cast<std::size_t>(n.inputs.at(0).node)];
+        if (data.type == "Data") reorder(data.outputs.at(0));
+        loads += (loads.empty() ? "'" : ", '") + n.name + "'";
+      } else {
+        ContiguousStrides(v);
+      }
+      n.sched.axis = order;
+      n.sched.loop_axis = order.empty() ? -1 : order.back();
+    }
+    Rewire(g, {static_cast<int>(i), 0}, t.inputs[0]);
+    keep[i] = false;
+    any = true;
+    d->push_back({"normalize", "FOLD_TRANSPOSE",
+                  what + " folded into " + (loads.empty() ? "no load" : loads) +
+                      ": its input is computed in the output's dim order (a load whose innermost "
+                      "dim becomes strided is gathered into loop order)"});
+  }
+  if (any) g = Filter(g, keep);
+}
+
+// Split pieces fold into the loads they read (AutoFuse converts a first-axis split into loads):
+// each piece gets its own copy of the input's cone with the split dim narrowed to the piece and
+// the loads' offsets moved to its start; the Split nodes go. The pieces then have their own
+// extent along the split dim (the schedule's parts).
+void FoldSplits(Graph& g, std::vector<Decision>* d) {
+  std::vector<bool> gone(g.nodes.size(), false);
+  bool any = false;
+  const std::size_t n0 = g.nodes.size();
+  for (std::size_t i = 0; i < n0; ++i) {
+    if (g.nodes[i].type != "Split" || gone[i]) continue;
+    const auto group = ir::SplitGroup(g, static_cast<int>(i));
+    const auto pieces = ir::SplitPieces(g, static_cast<int>(i));
+    const std::string what = "Split '" + g.nodes[i].name + "'";
+    const ir::InputRef src = g.nodes[i].inputs.at(0);
+    const auto dim = ir::SplitDim(g, static_cast<int>(i));
+    const std::set<int> users(group.begin(), group.end());
+    const auto cone = FoldableCone(g, src.node, users, "SPLIT_UNFOLDABLE", what);
+    Expr off(0);
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      const ir::Tensor& piece = g.nodes[static_cast<std::size_t>(pieces[k].node)].outputs.at(
+          static_cast<std::size_t>(pieces[k].output));
+      const Expr len = dim ? piece.repeats.at(*dim) : Expr(1);
+      std::map<int, int> copy;  // cone node -> its copy for this piece
+      for (const int c : cone) {
+        Node n = g.nodes[static_cast<std::size_t>(c)];
+        n.name = UniqueName(g, n.name + "_p" + std::to_string(k));
+        for (auto& in : n.inputs) {
+          if (const auto it = copy.find(in.node); it != copy.end()) in.node = it->second;
+        }
+        ir::Tensor& v = n.outputs.at(0);
+        if (dim && v.repeats.at(*dim) != Expr(1)) {
+          if (n.type == "Load") {
+            Expr base(0);
+            if (const ir::AttrValue* a = n.FindAttr("offset")) {
+              if (const auto* e = std::get_if<Expr>(a)) base = *e;
+              if (const auto* x = std::get_if<std::int64_t>(a)) base = Expr(*x);
+            }
+            n.attrs["offset"] = base + off * v.strides.at(*dim);
+          }
+          v.repeats[*dim] = len;
+          if (n.type != "Load") ContiguousStrides(v);
+        }
+        copy[c] = static_cast<int>(g.nodes.size());
+        g.nodes.push_back(std::move(n));
+        gone.push_back(false);
+      }
+      Rewire(g, {pieces[k].node, pieces[k].output}, {copy.at(src.node), src.output});
+      off = off + len;
+    }
+    for (const int c : cone)
+      gone[static_cast<std::size_t>(c)] = true;
+    for (const int s : group)
+      gone[static_cast<std::size_t>(s)] = true;
+    any = true;
+    d->push_back({"normalize", "FOLD_SPLIT",
+                  what + " folded into " + std::to_string(pieces.size()) +
+                      " copies of its input's loads and ops, one per piece, each narrowed to "
+                      "its piece"});
+  }
+  if (!any) return;
+  std::vector<bool> keep(gone.size());
+  for (std::size_t i = 0; i < gone.size(); ++i)
+    keep[i] = !gone[i];
+  g = Filter(g, keep);
+  SortTopo(g);
+}
+
 // Axes referenced anywhere; the rest are removed and the survivors renumbered 0.. in loop order.
 void CompactAxes(Graph& g, const std::vector<std::int64_t>& order) {
   std::map<std::int64_t, std::int64_t> remap;
@@ -301,22 +509,9 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
                         "graph '" + hint.name + "' is invalid:\n" + ir::FormatDiagnostics(diags));
   }
   Graph g = DropDangling(hint, d);
-  const auto order = g.TopoOrder();
-  {
-    std::vector<bool> all(g.nodes.size(), true);
-    Graph sorted = g;
-    sorted.nodes.clear();
-    std::vector<int> remap(g.nodes.size());
-    for (std::size_t k = 0; k < order.size(); ++k)
-      remap[order[k]] = static_cast<int>(k);
-    for (int i : order)
-      sorted.nodes.push_back(g.nodes[i]);
-    for (auto& n : sorted.nodes) {
-      for (auto& in : n.inputs)
-        in.node = remap[in.node];
-    }
-    g = std::move(sorted);
-  }
+  SortTopo(g);
+  FoldTransposes(g, d);
+  FoldSplits(g, d);
 
   // One loop nest for all compute nodes (the elementwise/broadcast subset).
   std::vector<std::int64_t> nest;
@@ -325,12 +520,12 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
     const ir::OpDef* op = ir::FindOp(n.type);
     if (op->compute != ir::ComputeType::kElewise && op->compute != ir::ComputeType::kBroadcast &&
         op->compute != ir::ComputeType::kLoad && op->compute != ir::ComputeType::kStore &&
-        op->compute != ir::ComputeType::kReduce) {
+        op->compute != ir::ComputeType::kReduce && op->compute != ir::ComputeType::kConcat) {
       throw ScheduleError("UNSUPPORTED_COMPUTE_TYPE",
                           "node '" + n.name + "' (" + n.type + ") is a " +
                               std::string(ir::ComputeTypeName(op->compute)) +
-                              " op; this schedule handles elementwise, broadcast and reduce "
-                              "graphs");
+                              " op; this schedule handles elementwise, broadcast, reduce and "
+                              "concat graphs");
     }
     if (nest.empty()) nest = n.sched.axis;
     if (n.sched.axis != nest) {

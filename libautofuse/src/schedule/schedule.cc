@@ -8,6 +8,7 @@
 
 #include "af_tiling/elementwise.h"
 #include "autofuse/ir/axis_algebra.h"
+#include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/text.h"
 
@@ -339,6 +340,112 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   for (auto& b : r.buffers) {
     if (r.dims.size() < 32) b.one_mask &= (1u << r.dims.size()) - 1u;
   }
+  // Concat parts: a buffer whose every tenant has one input's extent along the concat dim is
+  // sized for it; any other mix gets the full extent.
+  if (r.part_dim >= 0) {
+    for (auto& b : r.buffers) {
+      std::vector<const ir::Tensor*> held;
+      for (int i : b.nodes) {
+        if (!g.nodes[i].outputs.empty()) held.push_back(g.nodes[i].outputs.data());
+      }
+      for (int st = 0; st < n; ++st) {
+        if (r.store_queue[st] == b.id) held.push_back(&g.nodes[st].outputs.at(0));
+      }
+      int part = held.empty() ? af_tiling::kPartFull : PartOf(r, *held[0]);
+      for (const auto* t : held) {
+        if (PartOf(r, *t) != part) part = af_tiling::kPartFull;
+      }
+      b.part = part;
+    }
+  }
+}
+
+// Parts: finds the graph's Concat (at most one) and the dim along which tensors have extents of
+// their own (its inputs, folded split pieces, slices), before the buffers are planned. Refuses
+// what the templates cannot run: parts along two dims, or along the outermost dim (no dim
+// before it to tile).
+void FindParts(ScheduleResult& r) {
+  const Graph& g = r.graph;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].type != "Concat") continue;
+    if (r.concat >= 0) {
+      throw ScheduleError("CONCAT_COUNT", "graph '" + g.name + "' has more than one Concat ('" +
+                                              g.nodes[static_cast<std::size_t>(r.concat)].name +
+                                              "', '" + g.nodes[i].name +
+                                              "'); the UB concat templates take one");
+    }
+    r.concat = static_cast<int>(i);
+  }
+  std::string first;  // the first tensor with an extent of its own, for messages
+  if (r.concat >= 0) {
+    const Node& cat = g.nodes[static_cast<std::size_t>(r.concat)];
+    if (r.passes > 0) {
+      throw ScheduleError("CONCAT_WITH_REDUCE",
+                          "Concat '" + cat.name +
+                              "' in a graph with reductions: the reduce templates do not take a "
+                              "Concat yet");
+    }
+    if (const auto dim = ir::ConcatDim(g, cat)) {
+      if (cat.inputs.size() > static_cast<std::size_t>(af_tiling::kMaxParts)) {
+        throw ScheduleError("CONCAT_TOO_MANY_INPUTS",
+                            "Concat '" + cat.name + "' has " + std::to_string(cat.inputs.size()) +
+                                " inputs; the UB concat template takes at most " +
+                                std::to_string(af_tiling::kMaxParts) +
+                                " (the grouped-concat template is not built yet)");
+      }
+      if (*dim == 0) {
+        throw ScheduleError(
+            "CONCAT_FIRST_DIM",
+            "Concat '" + cat.name + "' concatenates along the outermost loop dim (" +
+                g.FindAxis(r.dims[0])->name +
+                "): that is AutoFuse's GM concat (one store per input), not built yet");
+      }
+      r.part_dim = static_cast<int>(*dim);
+      for (std::size_t k = 0; k < cat.inputs.size(); ++k)
+        r.part_lens.push_back(ir::InputTensor(g, cat, k)->repeats.at(*dim));
+      r.cat_inputs = static_cast<int>(cat.inputs.size());
+      first = "Concat '" + cat.name + "'";
+    }
+  }
+  for (const auto& n : g.nodes) {
+    if (n.type == "Data" || n.type == "Output" || n.outputs.empty()) continue;
+    const ir::Tensor& t = n.outputs[0];
+    if (t.axis.size() != r.dims.size()) continue;
+    for (std::size_t j = 0; j < r.dims.size(); ++j) {
+      const Expr& e = t.repeats[j];
+      if (e == Expr(1) || ir::SameRepeat(e, g.FindAxis(r.dims[j])->size)) continue;
+      if (r.part_dim >= 0 && static_cast<std::size_t>(r.part_dim) != j) {
+        throw ScheduleError("PARTS_ALONG_TWO_DIMS",
+                            "'" + n.name + "' has an extent of its own along " +
+                                g.FindAxis(r.dims[j])->name + ", " + first + " along " +
+                                g.FindAxis(r.dims[static_cast<std::size_t>(r.part_dim)])->name +
+                                "; one dim can hold parts");
+      }
+      if (r.part_dim < 0) {
+        if (j == 0) {
+          throw ScheduleError("PARTS_FIRST_DIM",
+                              "'" + n.name +
+                                  "' has an extent of its own along the outermost "
+                                  "loop dim (" +
+                                  g.FindAxis(r.dims[0])->name +
+                                  "): a split or slice there needs one loop per piece, not built "
+                                  "yet");
+        }
+        r.part_dim = static_cast<int>(j);
+        first = "'" + n.name + "'";
+      }
+      bool known = false;
+      for (const auto& l : r.part_lens)
+        known = known || ir::SameRepeat(l, e);
+      if (known) continue;
+      if (r.part_lens.size() >= static_cast<std::size_t>(af_tiling::kMaxParts)) {
+        throw ScheduleError("TOO_MANY_PARTS", "more than " + std::to_string(af_tiling::kMaxParts) +
+                                                  " distinct extents along " +
+                                                  g.FindAxis(r.dims[j])->name);
+      }
+      r.part_lens.push_back(e);
+    }
+  }
 }
 
 // Memory placement of the impl graph's tensors, from the buffer plan.
@@ -636,37 +743,99 @@ void GroupAxes(ScheduleResult& r) {
   r.passes = rset ? sweeps : 0;
 }
 
+// The concat templates: the concat dim and the dims after it stay whole in UB, so both tile a dim
+// before it. concat copies each input's rows straight to its columns (DataCopy, 32-byte aligned
+// starts); concat_gather (innermost concat dims, 2- and 4-byte elements) puts the rows side by
+// side in a staging block and gathers the output rows from it.
+template <typename AddCase>
+void ConcatTemplates(ScheduleResult& r, AddCase&& add_case) {
+  const Graph& g = r.graph;
+  const Node& cat = g.nodes[static_cast<std::size_t>(r.concat)];
+  const int c = r.part_dim;
+  const int last = static_cast<int>(r.dims.size()) - 1;
+  const std::string dim_name = g.FindAxis(r.dims[static_cast<std::size_t>(c)])->name;
+  Template ub{"concat", CaseKind::kConcat, {}};
+  for (int k = 0; k < c; ++k)
+    add_case(ub, k);
+  r.decisions.push_back(
+      {"templates", "TEMPLATE",
+       "concat: '" + cat.name + "' (" + std::to_string(cat.inputs.size()) + " inputs along " +
+           dim_name + ") in UB, each input's rows copied straight to its columns" +
+           (c == last ? " (runs when every input but the last ends on a 32-byte boundary)" : "") +
+           " (" + std::to_string(ub.cases.size()) + " case(s))"});
+  r.templates.push_back(std::move(ub));
+  const int esize = ir::DTypeBytes(cat.outputs.at(0).dtype);
+  if (c != last) {
+    r.decisions.push_back({"templates", "NO_CONCAT_GATHER",
+                           "the concat dim " + dim_name +
+                               " is not the innermost: its rows are whole padded rows, always "
+                               "aligned"});
+    return;
+  }
+  if (esize != 2 && esize != 4) {
+    r.decisions.push_back({"templates", "NO_CONCAT_GATHER",
+                           "'" + cat.name + "' has " + std::to_string(esize) +
+                               "-byte elements; Gather moves 2- and 4-byte elements"});
+    return;
+  }
+  Buffer st;
+  st.id = static_cast<int>(r.buffers.size());
+  st.kind = BufKind::kTBuf;
+  st.esize = esize;
+  st.one_mask = OneMask(cat.outputs.at(0));
+  st.all_full = false;
+  st.role = "concat_staging";
+  st.part = af_tiling::kPartStaging;
+  r.concat_staging = st.id;
+  r.buffers.push_back(st);
+  Buffer off = st;
+  off.id = st.id + 1;
+  off.esize = 4;
+  off.role = "concat_offsets";
+  off.part = af_tiling::kPartFull;
+  r.concat_offsets = off.id;
+  r.buffers.push_back(off);
+  Template gt{"concat_gather", CaseKind::kConcatGather, {}};
+  for (int k = 0; k < c; ++k)
+    add_case(gt, k);
+  r.decisions.push_back({"templates", "TEMPLATE",
+                         "concat_gather: the inputs' padded rows side by side in " + st.Name() +
+                             ", the output rows gathered from it with offsets in " + off.Name() +
+                             " (built once per core) (" + std::to_string(gt.cases.size()) +
+                             " case(s))"});
+  r.templates.push_back(std::move(gt));
+}
+
 // AutoFuse's StaticUbTemplateFilter: with static sizes, a case whose smallest tile (one element
 // of the tile dim) already overflows UB can never run; it is dropped, and a template left without
 // cases with it. Dynamic sizes keep every case (the tiling decides at run time).
 void StaticUbFilter(ScheduleResult& r, const hw::Profile& profile) {
-  af_tiling::CaseParams p;
-  p.n_dims = static_cast<std::int32_t>(r.dims.size());
-  if (p.n_dims > af_tiling::kMaxDims ||
+  if (r.dims.size() > static_cast<std::size_t>(af_tiling::kMaxDims) ||
       r.buffers.size() > static_cast<std::size_t>(af_tiling::kMaxBuffers)) {
     return;
   }
-  for (std::size_t j = 0; j < r.dims.size(); ++j) {
-    const auto v = r.graph.FindAxis(r.dims[j])->size.AsInt();
+  std::vector<std::int64_t> values;
+  for (const auto id : r.dims) {
+    const auto v = r.graph.FindAxis(id)->size.AsInt();
     if (!v) return;  // dynamic: nothing to decide here
-    p.dims[j] = *v;
+    values.push_back(*v);
   }
-  p.row_align = r.row_align;
-  p.vec_align = r.vec_align_bytes;
-  p.n_buffers = static_cast<std::int32_t>(r.buffers.size());
-  for (std::size_t b = 0; b < r.buffers.size(); ++b) {
-    p.buf_esize[b] = r.buffers[b].esize;
-    p.buf_num[b] = r.buffers[b].buf_num;
-    p.buf_one_mask[b] = r.buffers[b].one_mask;
+  for (const auto& e : r.part_lens) {
+    const auto v = e.AsInt();
+    if (!v) return;
+    values.push_back(*v);
   }
+  af_tiling::CaseParams p;
   std::vector<ImplCase> kept;
   std::vector<int> remap(r.cases.size(), -1);
   for (std::size_t c = 0; c < r.cases.size(); ++c) {
-    p.tile_dim = r.cases[c].tile_dim;
-    for (std::size_t b = 0; b < r.buffers.size(); ++b) {
-      p.buf_num[b] = BufferUsedBy(r.buffers[b], r.cases[c].kind) ? r.buffers[b].buf_num : 0;
-      p.buf_compact[b] = BufferCompact(r.buffers[b], r.cases[c].kind) ? 1 : 0;
-      p.buf_run[b] = static_cast<std::int8_t>(BufferRun(r.buffers[b], r.cases[c].tile_dim));
+    FillCaseLayout(r, static_cast<int>(c), values, &p);
+    if (!af_tiling::CatFeasible(p)) {
+      r.decisions.push_back({"cases", "CONCAT_UNALIGNED",
+                             r.cases[c].indexed_name + " (" + r.cases[c].name +
+                                 ") copies rows straight to their columns, but an input ends "
+                                 "inside a 32-byte block; dropped"});
+      continue;
     }
     const std::int64_t min_ub = af_tiling::UbBytes(p, 1, nullptr);
     if (min_ub > profile.ub_bytes) {
@@ -739,12 +908,30 @@ std::string_view CaseKindName(CaseKind k) {
       return "brc_inline";
     case CaseKind::kUnaligned:
       return "unaligned";
+    case CaseKind::kConcat:
+      return "concat";
+    case CaseKind::kConcatGather:
+      return "concat_gather";
   }
   return "?";
 }
 
 bool BufferUsedBy(const Buffer& b, CaseKind kind) {
-  return b.role.rfind("unaligned_", 0) != 0 || kind == CaseKind::kUnaligned;
+  if (b.role.rfind("unaligned_", 0) == 0) return kind == CaseKind::kUnaligned;
+  if (b.role.rfind("concat_", 0) == 0) return kind == CaseKind::kConcatGather;
+  return true;
+}
+
+int PartOf(const ScheduleResult& s, const ir::Tensor& t) {
+  if (s.part_dim < 0 || t.axis.empty()) return af_tiling::kPartFull;
+  const Expr& e = t.repeats.at(static_cast<std::size_t>(s.part_dim));
+  if (e == Expr(1) || e == s.graph.FindAxis(s.dims[static_cast<std::size_t>(s.part_dim)])->size) {
+    return af_tiling::kPartFull;
+  }
+  for (std::size_t k = 0; k < s.part_lens.size(); ++k) {
+    if (ir::SameRepeat(s.part_lens[k], e)) return af_tiling::kPartInput(static_cast<int>(k));
+  }
+  return af_tiling::kPartFull;
 }
 
 bool BufferCompact(const Buffer& b, CaseKind kind) {
@@ -754,6 +941,41 @@ bool BufferCompact(const Buffer& b, CaseKind kind) {
 std::int32_t BufferRun(const Buffer& b, int tile_dim) {
   if (b.role != "gather_staging") return af_tiling::kRunInner;
   return b.gather_dim >= tile_dim ? af_tiling::kRunAt(b.gather_dim) : af_tiling::kRunElements;
+}
+
+void FillCaseLayout(const ScheduleResult& s, int case_index,
+                    const std::vector<std::int64_t>& values, af_tiling::CaseParams* p) {
+  const ImplCase& c = s.cases.at(static_cast<std::size_t>(case_index));
+  const std::size_t n_dims = std::min<std::size_t>(s.dims.size(), af_tiling::kMaxDims);
+  p->n_dims = static_cast<std::int32_t>(s.dims.size());
+  p->tile_dim = c.tile_dim;
+  for (std::size_t j = 0; j < n_dims; ++j)
+    p->dims[j] = j < values.size() ? values[j] : 1;
+  p->row_align = s.row_align;
+  p->vec_align = s.vec_align_bytes;
+  p->n_buffers = static_cast<std::int32_t>(s.buffers.size());
+  for (std::size_t b = 0; b < s.buffers.size() && b < af_tiling::kMaxBuffers; ++b) {
+    const Buffer& buf = s.buffers[b];
+    p->buf_esize[b] = buf.esize;
+    p->buf_num[b] = BufferUsedBy(buf, c.kind) ? buf.buf_num : 0;
+    p->buf_one_mask[b] = buf.one_mask;
+    p->buf_compact[b] = BufferCompact(buf, c.kind) ? 1 : 0;
+    p->buf_run[b] = static_cast<std::int8_t>(BufferRun(buf, c.tile_dim));
+    p->buf_part[b] = static_cast<std::int8_t>(buf.part);
+  }
+  p->compact = c.kind == CaseKind::kUnaligned ? 1 : 0;
+  p->part_dim = s.part_dim;
+  p->n_parts = static_cast<std::int32_t>(s.part_lens.size());
+  p->cat_inputs = s.cat_inputs;
+  if (s.concat >= 0) {
+    p->cat_esize =
+        ir::DTypeBytes(s.graph.nodes[static_cast<std::size_t>(s.concat)].outputs.at(0).dtype);
+  }
+  p->cat_aligned_only = c.kind == CaseKind::kConcat ? 1 : 0;
+  for (std::size_t k = 0; k < s.part_lens.size() && k < af_tiling::kMaxParts; ++k) {
+    const std::size_t v = s.dims.size() + k;
+    p->part_len[k] = v < values.size() ? values[v] : 1;
+  }
 }
 
 std::string Buffer::Name() const {
@@ -780,6 +1002,11 @@ std::string DumpSchedule(const ScheduleResult& s) {
         first = false;
       }
       o << "}";
+    }
+    if (b.part > 0) {
+      o << ", part " << b.part - 1 << " (extent "
+        << s.part_lens.at(static_cast<std::size_t>(b.part - 1)).ToString() << " along "
+        << s.graph.FindAxis(s.dims[static_cast<std::size_t>(s.part_dim)])->name << ")";
     }
     if (!b.role.empty()) o << ", " << b.role;
     if (b.role == "gather_staging") {
@@ -852,6 +1079,7 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     throw ScheduleError("TOO_MANY_AXES", "graph '" + g.name + "' has more than 31 loop axes");
   }
   GroupAxes(r);
+  FindParts(r);
   PlanBuffers(r, profile);
   const int n_dims = static_cast<int>(r.dims.size());
   int first_r = n_dims;
@@ -905,6 +1133,42 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     t.cases.push_back(static_cast<int>(r.cases.size()));
     r.cases.push_back(std::move(c));
   };
+  if (r.part_dim >= 0 && r.concat >= 0) {
+    ConcatTemplates(r, add_case);
+    StaticUbFilter(r, profile);
+    if (r.cases.empty()) {
+      throw ScheduleError("UB_OVERFLOW", "graph '" + g.name +
+                                             "' has no concat case that fits UB and its "
+                                             "alignment even with the smallest tiles");
+    }
+    return r;
+  }
+  if (r.part_dim >= 0 && r.passes == 0) {
+    // Parts without a Concat (folded split pieces, slices): the part dim and the dims after it
+    // stay whole in UB, so the elementwise cases tile a dim before it.
+    Template t{"elementwise", CaseKind::kElementwise, {}};
+    for (int k = 0; k < r.part_dim; ++k)
+      add_case(t, k);
+    r.decisions.push_back(
+        {"templates", "PARTS_WHOLE_IN_UB",
+         "tensors with extents of their own along " +
+             g.FindAxis(r.dims[static_cast<std::size_t>(r.part_dim)])->name +
+             ": it and the dims after it stay whole in UB (no brc_inline or unaligned variant)"});
+    r.templates.push_back(std::move(t));
+    StaticUbFilter(r, profile);
+    if (r.cases.empty()) {
+      throw ScheduleError("UB_OVERFLOW",
+                          "graph '" + g.name + "' does not fit UB even with the smallest tiles");
+    }
+    return r;
+  }
+  if (r.part_dim >= 0) {
+    throw ScheduleError("PARTS_WITH_REDUCE",
+                        "tensors with extents of their own along " +
+                            g.FindAxis(r.dims[static_cast<std::size_t>(r.part_dim)])->name +
+                            " in a graph with reductions: the reduce templates do not take them "
+                            "yet");
+  }
   if (r.passes == 0) {
     // Tiling cases: one per Y axis; splitting a size-1 axis is pointless when others exist.
     Template t{"elementwise", CaseKind::kElementwise, {}};

@@ -30,6 +30,21 @@
 // one element per 32-byte row, and a Gather puts it into loop order (AutoFuse folds such
 // transposes into Load strides; V2 gathers them).
 //
+// Transposes and splits of values computed from loads by elementwise ops fold into those loads
+// during normalisation (strided loads; one narrowed copy of the loads and ops per split piece).
+// Split pieces, like a Concat's inputs, are parts: tensors with an extent of their own along one
+// dim, which stays whole in UB with the dims after it.
+//
+// Concat (one Concat node whose concat dim is not the outermost): the concat dim and the dims
+// after it stay whole in UB, so its cases tile a dim before it; each input's values live in UB
+// with their own extent along the concat dim, and the Concat copies their rows into the output
+// block. Two templates (AutoFuse's UB concat and its small-tail alternative):
+//   concat         DataCopy of each input's rows straight to its columns; needs every input but
+//                  the last to end on a 32-byte boundary when the concat dim is the innermost
+//                  (checked at run time: the case is infeasible otherwise; score 1 when it runs);
+//   concat_gather  innermost concat dims only: the rows go side by side into a staging block, and
+//                  one Gather (offsets built once per core) puts every output row together.
+//
 // Every choice is recorded as a Decision with a reason code, so reports can say why a case exists
 // or was pruned. Graphs this stage cannot schedule yet raise ScheduleError with a reason code.
 #pragma once
@@ -41,6 +56,10 @@
 
 #include "autofuse/hw/profile.h"
 #include "autofuse/ir/graph.h"
+
+namespace af_tiling {
+struct CaseParams;
+}
 
 namespace af::schedule {
 
@@ -77,10 +96,15 @@ struct Buffer {
   // "unaligned_offsets" (the last two exist for, and are sized in, unaligned cases only),
   // "gather_staging" (a strided load's GM-order block), "gather_offsets" (its Gather offsets)
   std::string role;
+  // "concat_staging" (the gather concat's side-by-side rows), "concat_offsets" (its Gather
+  // offsets).
   // gather_staging: the dim (index into ScheduleResult::dims) that is contiguous in GM, whose
   // rows the staging block holds when the tile dim is at or before it; -1: none (one element per
   // row). See BufferRun.
   int gather_dim = -1;
+  // The extent of its blocks along the concat dim (af_tiling::kPartFull, kPartInput(k): concat
+  // input k's, kPartStaging), the same for every tenant (else full).
+  int part = 0;
   std::string Name() const;  // "q0", "b1"
 };
 
@@ -90,9 +114,12 @@ enum class CaseKind : std::uint8_t {
   kCommon,
   kRCore,
   kBrcInline,
-  kUnaligned
+  kUnaligned,
+  kConcat,
+  kConcatGather
 };
-// "elementwise", "all_load", "common", "r_core", "brc_inline", "unaligned"
+// "elementwise", "all_load", "common", "r_core", "brc_inline", "unaligned", "concat",
+// "concat_gather"
 std::string_view CaseKindName(CaseKind k);
 
 // Whether cases of `kind` use buffer `b` (the unaligned template's scratch and offsets exist only
@@ -151,6 +178,16 @@ struct ScheduleResult {
   // Per node: for a strided load, its staging queue and its Gather-offsets TBuf (else -1).
   std::vector<int> gather_queue;
   std::vector<int> gather_offsets;
+  // Parts: the dim (index into dims) along which some tensors have an extent of their own (a
+  // Concat's inputs, split pieces, slices), and those extents: the Concat's inputs first (one
+  // entry each), then every other distinct extent. The Concat node, and the gather concat's
+  // staging block and offsets (-1 when absent).
+  int part_dim = -1;
+  std::vector<sym::Expr> part_lens;
+  int cat_inputs = 0;
+  int concat = -1;
+  int concat_staging = -1;
+  int concat_offsets = -1;
   // UB rows (the innermost dim) are padded to this many elements in every buffer: 32 bytes of
   // the narrowest UB dtype, so tensors of different dtypes share one element layout.
   std::int64_t row_align = 8;
@@ -173,11 +210,22 @@ std::uint32_t OneMask(const ir::Tensor& t);
 // later sweeps). Shared by the kernel generator and the cost model.
 std::vector<bool> SweepNodes(const ScheduleResult& s, int p);
 
+// The part of a tensor: af_tiling::kPartInput(k) when its extent along the part dim is
+// part_lens[k] (the first match), else kPartFull.
+int PartOf(const ScheduleResult& s, const ir::Tensor& t);
+
+// The layout parameters of case `case_index` (dims, buffers, concat extents) for concrete
+// `values`: the dims' sizes, then each part's extent (ScheduleResult::part_lens); missing
+// values count as 1. Shared by the static UB filter and the tiling stage.
+void FillCaseLayout(const ScheduleResult& s, int case_index,
+                    const std::vector<std::int64_t>& values, af_tiling::CaseParams* p);
+
 // Readable dump: the normalised graph, the buffers, the case list, then every impl graph.
 std::string DumpSchedule(const ScheduleResult& s);
 
-// The normalisation alone (for golden tests): dangling nodes dropped, fp16/bf16 compute moved to
-// fp32 with casts, implicit broadcasts made explicit, contiguous axes merged, size-1 axes dropped.
+// The normalisation alone (for golden tests): dangling nodes dropped, transposes and splits folded
+// into the loads they read, fp16/bf16 compute moved to fp32 with casts, implicit broadcasts made
+// explicit, contiguous axes merged, size-1 axes dropped.
 ir::Graph Normalize(const ir::Graph& hint, const ScheduleOptions& options,
                     std::vector<Decision>* decisions);
 

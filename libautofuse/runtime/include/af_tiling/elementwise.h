@@ -35,6 +35,10 @@ namespace af_tiling {
 inline constexpr int kMaxDims = 8;
 inline constexpr int kMaxBuffers = 24;
 inline constexpr int kMaxPerfNodes = 96;
+// Parts along one dim (a concat's inputs, then split pieces' and slices' extents): at most
+// AutoFuse's kMaxInputNum for the UB-concat template (48 in the concat_schedule_case_generator.cpp
+// we read, docs/ir.md).
+inline constexpr int kMaxParts = 48;
 inline constexpr int64_t kUbAlignBytes = 32;  // UB block size (AscendC: 32-byte DataCopy unit)
 
 // One API call site of the kernel as the cost model sees it.
@@ -82,7 +86,17 @@ struct PerfNode {
   // the dims after it: for h = doubling, 2 x doubling, ... < E, one call over min(h, E - h)
   // blocks (building a linear index table by copies that add h x weight).
   int32_t doubling = 0;
+  // The block's extent along CaseParams::part_dim (kPartFull, kPartInput(k), kPartStaging).
+  int32_t part = 0;
 };
+
+// Extents along a concat dim (PerfNode::part, CaseParams::buf_part): the full dim, concat input
+// k's extent, or the gather concat's staging rows (every input's row padded, side by side).
+inline constexpr int32_t kPartFull = 0;
+inline constexpr int32_t kPartStaging = -1;
+inline constexpr int32_t kPartInput(int32_t k) {
+  return k + 1;
+}
 
 // Row layouts (PerfNode::run, CaseParams::buf_run).
 inline constexpr int32_t kRunInner = 0;      // rows along the innermost dim (the usual layout)
@@ -104,6 +118,7 @@ struct CaseParams {
   uint32_t buf_one_mask[kMaxBuffers] = {};  // bit j: the buffer's block has extent 1 along d[j]
   uint8_t buf_compact[kMaxBuffers] = {};    // 1: the block is held without row padding
   int8_t buf_run[kMaxBuffers] = {};         // row layout (kRunInner, kRunElements, kRunAt(j))
+  int8_t buf_part[kMaxBuffers] = {};        // extent along part_dim (kPartFull, kPartInput(k), ...)
   int32_t vec_align = 32;  // buffer sizes round up to this many bytes (512 with Compare/Select)
   uint32_t r_mask = 0;     // bit j: d[j] is a reduce (R) dimension
   int32_t passes = 1;      // sweeps over the R loop per A iteration (norm-like common templates)
@@ -114,6 +129,17 @@ struct CaseParams {
   int32_t partial_buffer = -1;
   int32_t n_reduces = 0;
   int32_t compact = 0;  // unaligned template: full tensors without row padding
+  // Parts: the dim (-1: none) along which some tensors have their own extent (a concat's inputs,
+  // split pieces), and those extents; the first cat_inputs are the concat's inputs, of
+  // cat_esize-byte elements. cat_aligned_only: the case copies concat rows straight to their
+  // columns, which needs every concat input but the last to end on a 32-byte boundary when the
+  // part dim is the innermost.
+  int32_t part_dim = -1;
+  int32_t n_parts = 0;
+  int32_t cat_inputs = 0;
+  int32_t cat_esize = 4;
+  int32_t cat_aligned_only = 0;
+  int64_t part_len[kMaxParts] = {};
   // The kernel's API call sites (not owned; static data in generated code).
   int32_t n_nodes = 0;
   const PerfNode* nodes = nullptr;
@@ -238,8 +264,29 @@ struct BlockShape {
 
 // `run`: the row layout (kRunInner, kRunElements, kRunAt(j) with j >= tile_dim); `esize`: the
 // element bytes, for kRunElements (each element takes 32 bytes).
+// The extent of dims[j] for a block of concat part `part` (PerfNode::part).
+inline int64_t PartExtent(const CaseParams& p, int j, int32_t part) {
+  if (part == kPartFull || j != p.part_dim) return p.dims[j];
+  if (part > 0) return part <= p.n_parts ? p.part_len[part - 1] : p.dims[j];
+  int64_t rows = 0;  // kPartStaging: the concat inputs' padded rows side by side
+  for (int k = 0; k < p.cat_inputs && k < kMaxParts; ++k)
+    rows += AlignUp(p.part_len[k], p.row_align);
+  return rows;
+}
+
+// Whether a case can run with these extents: a concat case that copies rows straight to their
+// columns needs each input but the last to end on a 32-byte boundary when the concat dim is the
+// innermost (the next one's DataCopy starts there); the gather concat has no such rule.
+inline bool CatFeasible(const CaseParams& p) {
+  if (p.cat_aligned_only == 0 || p.part_dim != p.n_dims - 1) return true;
+  for (int k = 0; k + 1 < p.cat_inputs && k < kMaxParts; ++k) {
+    if ((p.part_len[k] * p.cat_esize) % kUbAlignBytes != 0) return false;
+  }
+  return true;
+}
+
 inline BlockShape ShapeOf(const CaseParams& p, uint32_t one_mask, int32_t split = -1,
-                          int32_t run = kRunInner, int32_t esize = 4) {
+                          int32_t run = kRunInner, int32_t esize = 4, int32_t part = kPartFull) {
   BlockShape b{false, false, 1, 1, 1, 1, 1, 0, 8};
   const int k = p.tile_dim;
   const int last = p.n_dims - 1;
@@ -252,7 +299,7 @@ inline BlockShape ShapeOf(const CaseParams& p, uint32_t one_mask, int32_t split 
   b.tile_one = Bit(one_mask, k);
   b.tile_run = k == pad;
   for (int j = k + 1; j <= last; ++j) {
-    const int64_t e = Bit(one_mask, j) ? 1 : p.dims[j];
+    const int64_t e = Bit(one_mask, j) ? 1 : PartExtent(p, j, part);
     b.inner_real *= e;
     if (j != pad) b.rows_inner *= e;
     b.inner_pad *= j == pad ? AlignUp(e, p.row_align) : e;
@@ -262,9 +309,9 @@ inline BlockShape ShapeOf(const CaseParams& p, uint32_t one_mask, int32_t split 
   if (split > k && split <= last + 1) {
     b.per_split = 1;
     for (int j = k + 1; j < split; ++j)
-      b.calls_inner *= Bit(one_mask, j) ? 1 : p.dims[j];
+      b.calls_inner *= Bit(one_mask, j) ? 1 : PartExtent(p, j, part);
     for (int j = split; j <= last; ++j) {
-      const int64_t e = Bit(one_mask, j) ? 1 : p.dims[j];
+      const int64_t e = Bit(one_mask, j) ? 1 : PartExtent(p, j, part);
       b.per_split *= j == last ? AlignUp(e, p.row_align) : e;
     }
   }
@@ -274,8 +321,8 @@ inline BlockShape ShapeOf(const CaseParams& p, uint32_t one_mask, int32_t split 
 // UB elements a block needs for a tile of `tile` elements along tile_dim: inner dims whole (or 1
 // where `one_mask` says so), the innermost row padded to row_align elements.
 inline int64_t BufferElems(const CaseParams& p, int64_t tile, uint32_t one_mask = 0,
-                           int32_t run = kRunInner, int32_t esize = 4) {
-  return ShapeOf(p, one_mask, -1, run, esize).Padded(tile);
+                           int32_t run = kRunInner, int32_t esize = 4, int32_t part = kPartFull) {
+  return ShapeOf(p, one_mask, -1, run, esize, part).Padded(tile);
 }
 
 // Elements of a full block without row padding (the unaligned template), rounded up to whole
@@ -288,9 +335,10 @@ inline int64_t CompactElems(const CaseParams& p, int64_t tile) {
 inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
   int64_t total = 0;
   for (int b = 0; b < p.n_buffers; ++b) {
-    const int64_t elems = p.buf_compact[b] != 0 ? CompactElems(p, tile)
-                                                : BufferElems(p, tile, p.buf_one_mask[b],
-                                                              p.buf_run[b], p.buf_esize[b]);
+    const int64_t elems =
+        p.buf_compact[b] != 0
+            ? CompactElems(p, tile)
+            : BufferElems(p, tile, p.buf_one_mask[b], p.buf_run[b], p.buf_esize[b], p.buf_part[b]);
     const int64_t bytes =
         AlignUp(elems * p.buf_esize[b], p.vec_align > kUbAlignBytes ? p.vec_align : kUbAlignBytes);
     if (per_buffer != nullptr) per_buffer[b] = bytes;
@@ -349,7 +397,7 @@ inline void Prepare(const CaseParams& p, const PerfTable& t, Model* m) {
     int d = 0;
     while (d < n_distinct) {
       const PerfNode& f = p.nodes[first_of[d]];
-      if (f.one_mask == n.one_mask && f.split == n.split && f.run == n.run &&
+      if (f.one_mask == n.one_mask && f.split == n.split && f.run == n.run && f.part == n.part &&
           (n.run != kRunElements || f.esize == n.esize)) {
         break;
       }
@@ -359,24 +407,26 @@ inline void Prepare(const CaseParams& p, const PerfTable& t, Model* m) {
       m->node[i] = m->node[first_of[d]];
       continue;
     }
-    m->node[i] = ShapeOf(p, n.one_mask, n.split, n.run, n.esize);
+    m->node[i] = ShapeOf(p, n.one_mask, n.split, n.run, n.esize, n.part);
     if (n_distinct < kDistinct) first_of[n_distinct++] = i;
   }
   m->n_groups = 0;
   for (int b = 0; b < p.n_buffers && b < kMaxBuffers; ++b) {
     int same = 0;  // an earlier buffer with the same layout
-    while (same < b &&
-           (p.buf_one_mask[same] != p.buf_one_mask[b] || p.buf_run[same] != p.buf_run[b] ||
-            (p.buf_run[b] == kRunElements && p.buf_esize[same] != p.buf_esize[b]))) {
+    while (same < b && (p.buf_one_mask[same] != p.buf_one_mask[b] ||
+                        p.buf_run[same] != p.buf_run[b] || p.buf_part[same] != p.buf_part[b] ||
+                        (p.buf_run[b] == kRunElements && p.buf_esize[same] != p.buf_esize[b]))) {
       ++same;
     }
     m->buf[b] =
-        same < b ? m->buf[same] : ShapeOf(p, p.buf_one_mask[b], -1, p.buf_run[b], p.buf_esize[b]);
+        same < b ? m->buf[same]
+                 : ShapeOf(p, p.buf_one_mask[b], -1, p.buf_run[b], p.buf_esize[b], p.buf_part[b]);
     int g = 0;
     while (g < m->n_groups) {
       const int f = m->group[g].first;
       if (p.buf_one_mask[f] == p.buf_one_mask[b] && p.buf_compact[f] == p.buf_compact[b] &&
-          p.buf_esize[f] == p.buf_esize[b] && p.buf_run[f] == p.buf_run[b]) {
+          p.buf_esize[f] == p.buf_esize[b] && p.buf_run[f] == p.buf_run[b] &&
+          p.buf_part[f] == p.buf_part[b]) {
         break;
       }
       ++g;
@@ -1143,7 +1193,7 @@ inline CaseSolution SolveExhaustive(const Model& m, int64_t cores, int64_t ub_li
 inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_bytes,
                               const SolverOptions& o = SolverOptions{}, bool totals = true) {
   CaseSolution s;
-  if (!ValidParams(p, cores)) return s;
+  if (!ValidParams(p, cores) || !CatFeasible(p)) return s;
   if (EmptySpace(p)) {
     s.ok = true;
     s.tile = 1;
@@ -1174,6 +1224,9 @@ inline CaseSolution SolveCase(const CaseParams& p, uint32_t cores, int64_t ub_by
 // when rows need padding: with 32-byte-aligned rows it scores -1, so the aligned templates are
 // preferred whenever one of them fits.
 inline int32_t TemplateScore(const CaseParams& p) {
+  // UB concat: the direct row copies beat the staging copies and Gather whenever they apply
+  // (AutoFuse's ConcatScoreFunctionGenerator: 1 when the rows are 32-byte aligned).
+  if (p.cat_aligned_only != 0) return 1;
   if (p.compact != 0 && p.n_dims > 0 && p.dims[p.n_dims - 1] % p.row_align == 0) return -1;
   return 0;
 }
