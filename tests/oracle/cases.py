@@ -1,4 +1,5 @@
-"""PyTorch oracle cases: CASES = {name: (fn, make_inputs)} for samples/torch/make_case.py.
+"""PyTorch oracle cases: CASES = {name: (fn, make_inputs)} for samples/torch/make_case.py, and
+FLAGS = {name: "--flags for afc run"} for the cases that need them (tests/oracle/run_case.py).
 
 Shapes are deliberately odd: primes, 1-sized dims, and rows longer than the unified buffer
 (fp32 rows of 60000 elements are 240 KB, more than the 192 KB UB of an Atlas A2 vector core).
@@ -140,6 +141,30 @@ def expand_unsqueeze(x, y):
     return x.unsqueeze(1).expand(-1, 5, -1) * y
 
 
+def permute_add(x, y):
+    return x.permute(0, 2, 1) + y
+
+
+def cat_heads(h0, h1, h2, h3, b):
+    return torch.cat([h0, h1 * 2.0, h2, h3], -1) + b
+
+
+def rotary(x, cos, sin):  # rotate_half: cat((-x2, x1)) * sin + x * cos
+    half = x.shape[-1] // 2
+    x1 = x[..., :half]
+    x2 = x[..., half:]
+    return torch.cat((-x2, x1), -1) * sin + x * cos
+
+
+def embedding_gather(idx, w, s):
+    return F.embedding(idx, w) * s
+
+
+def split_pad(x):
+    a, b, c = torch.split(torch.exp(x), [3, 5, 9], dim=1)
+    return a * 2.0, F.pad(torch.relu(b), (1, 2), value=0.5), c
+
+
 CASES = {
     "abs_add_relu_casts": (abs_add_relu_casts,
                            lambda: [randn(192, 128, dtype=torch.float16),
@@ -178,4 +203,26 @@ CASES = {
     "prod_dim": (prod_dim, lambda: [randn(6, 5, 7) * 0.5 + 1.0]),
     "size1_dims": (size1_dims, lambda: [randn(1, 47, 1), randn(5, 47, 1)]),
     "expand_unsqueeze": (expand_unsqueeze, lambda: [randn(6, 31), randn(6, 5, 31)]),
+    "permute_add": (permute_add, lambda: [randn(4, 24, 40), randn(4, 40, 24)]),
+    "cat_heads": (cat_heads, lambda: [randn(2, 9, 16), randn(2, 9, 16), randn(2, 9, 16),
+                                      randn(2, 9, 16), randn(64)]),
+    "cat_heads_fused": (cat_heads, lambda: [randn(2, 9, 16), randn(2, 9, 16), randn(2, 9, 16),
+                                            randn(2, 9, 16), randn(64)]),
+    "rotary": (rotary, lambda: [randn(2, 3, 7, 32), randn(7, 32), randn(7, 32)]),
+    "rotary_fused": (rotary, lambda: [randn(2, 3, 7, 32), randn(7, 32), randn(7, 32)]),
+    "embedding_gather": (embedding_gather, lambda: [torch.randint(0, 50, (3, 5)), randn(50, 24),
+                                                    randn(24)]),
+    "embedding_gather_fused": (embedding_gather, lambda: [torch.randint(0, 50, (3, 5)),
+                                                          randn(50, 24), randn(24)]),
+    "split_pad_fused": (split_pad, lambda: [randn(6, 17)]),
+}
+
+# `afc run --flags` per case (default: none). The *_fused cases enable the data-movement passes
+# (AutoFuse leaves concat and gather off by default, and so do we).
+DATA_MOVEMENT = "--autofuse_enable_pass=reduce,slice,transpose,concat,gather,pad"
+FLAGS = {
+    "cat_heads_fused": DATA_MOVEMENT,
+    "rotary_fused": DATA_MOVEMENT,
+    "embedding_gather_fused": DATA_MOVEMENT,
+    "split_pad_fused": DATA_MOVEMENT,
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """One PyTorch oracle case as a test: write the case with samples/torch/make_case.py (eager
-PyTorch gives the expected outputs), then `afc run CASE`, whose last line says PASS or FAIL.
+PyTorch gives the expected outputs), then `afc run CASE` (with `--flags` from the FLAGS entry of
+cases.py, if the case has one), whose last line says PASS or FAIL.
 
     run_case.py --case NAME --afc PATH --work DIR
 """
 import argparse
+import importlib.util
 import os
 import subprocess
 import sys
@@ -32,8 +34,12 @@ def main():
     torch.manual_seed(0)
     out = os.path.join(args.work, args.case)
     make_case.make_case(fn, make_inputs(), out)
-    r = subprocess.run([args.afc, "run", out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
+    spec = importlib.util.spec_from_file_location("af_oracle_flags", os.path.join(HERE, "cases.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    flags = getattr(mod, "FLAGS", {}).get(args.case)
+    cmd = [args.afc, "run", out] + (["--flags", flags] if flags else [])
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(r.stdout, end="")
     return r.returncode
 

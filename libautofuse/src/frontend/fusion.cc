@@ -156,8 +156,19 @@ class Decider {
       const auto& n = g_.node(id);
       const std::string& name = n.op.name;
       if (kinds_.at(id) == OpKind::kReduce) p.insert("reduce");
-      if (name == "slice" || name == "select") p.insert("slice");
+      if (n.op.ns != "aten" && n.op.ns != "prims") continue;
+      // AutoFuse's pass names (concat, slice, gather, transpose; split folds into slice as
+      // AutoFuse lowers split to slices) and ours for constant_pad_nd (pad)
+      if (name == "slice" || name == "select" || name == "split" || name == "split_with_sizes" ||
+          name == "split_copy" || name == "split_with_sizes_copy" || name == "chunk" ||
+          name == "unbind" || name == "unbind_copy")
+        p.insert("slice");
       if (name == "permute" || name == "transpose" || name == "t") p.insert("transpose");
+      if (name == "cat") p.insert("concat");
+      if (name == "index_select" || name == "embedding" || name == "gather" || name == "index" ||
+          name == "_unsafe_index")
+        p.insert("gather");
+      if (name == "constant_pad_nd") p.insert("pad");
     }
     return p;
   }

@@ -129,7 +129,46 @@ class Lowerer {
                            " meet on one axis");
     }
     parent_[static_cast<std::size_t>(b)] = a;
+    // a piece of a concat/split axis stays one after the merge
+    if (auto pb = part_of_.find(b); pb != part_of_.end()) {
+      const int wb = pb->second;
+      part_of_.erase(pb);
+      if (auto pa = part_of_.find(a); pa == part_of_.end()) {
+        part_of_[a] = wb;
+      } else if (AxisClass(pa->second) != AxisClass(wb)) {
+        Unify(AxisClass(pa->second), AxisClass(wb), where);
+      }
+    }
     return a;
+  }
+  // The class whose loop axis class `c` lives on: its root, or for a piece of a concat or split
+  // (docs/ir.md: the pieces share the whole's axis id with a smaller repeat) the whole's.
+  int AxisClass(int c) {
+    c = Find(c);
+    for (std::size_t guard = 0; part_of_.contains(c); ++guard) {
+      if (guard > parent_.size())
+        throw LowerError("AXIS_CONFLICT", "a concat or split axis is a piece of itself");
+      c = Find(part_of_.at(c));
+    }
+    return c;
+  }
+  // Class `piece` is a piece (smaller repeat) of the axis of class `whole`.
+  void MarkPart(int piece, int whole, const std::string& where) {
+    const int p = Find(piece);
+    const int ap = AxisClass(p);
+    const int aw = AxisClass(whole);
+    if (ap == aw) {
+      if (p == aw) {
+        throw LowerError("AXIS_CONFLICT",
+                         where + ": a concat/split piece would be the axis it is a piece of");
+      }
+      return;
+    }
+    if (part_of_.contains(p)) {
+      Unify(ap, aw, where);  // one piece on two concat/split axes: they must be one axis
+      return;
+    }
+    part_of_[p] = Find(whole);
   }
 
   // ---- emission
@@ -244,6 +283,14 @@ class Lowerer {
   void LowerNode(const model::Node& n);
   void LowerReduce(const model::Node& n);
   void LowerView(const model::Node& n);
+  // data movement (docs/frontend.md, "Data movement")
+  Emitted ConcatOf(const model::Node& n, std::vector<Emitted> in, std::size_t dim, const Expr& size,
+                   DType dt);
+  void LowerCat(const model::Node& n);
+  void LowerSplit(const model::Node& n);
+  void LowerGather(const model::Node& n);
+  void LowerPad(const model::Node& n);
+  int GatherData(const model::Node& n, int value, const char* what);
 
   void Finalize(LoweredKernel* k);
 
@@ -261,6 +308,22 @@ class Lowerer {
   std::vector<int> data_order_;          // model values of the Data nodes, by index
   std::vector<int> parent_;
   std::vector<Expr> size_;
+  std::map<int, int> part_of_;  // root class -> the class of the concat/split axis it is a piece of
+  // A Gather and the classes of its params dims (docs/ir.md: output = params[:axis] + indices +
+  // params[axis+1:]); its params and indices are read straight from Data nodes.
+  struct GatherUse {
+    int node = -1;
+    int params = -1;  // Data nodes
+    int indices = -1;
+    std::vector<int> prefix;  // classes of params[:axis]
+    std::vector<int> suffix;  // classes of params[axis+1:]
+    Layout index_layout;      // the indices' dims
+    Expr extent;              // params extent along axis (an axis of its own, no loop)
+    std::vector<Expr> params_shape;
+  };
+  std::vector<GatherUse> gathers_;
+  std::set<int> gather_data_;  // Data nodes read by a Gather
+  int split_gid_ = 0;
   ir::Graph g_out_;
   std::vector<Info> info_;
 };
@@ -497,6 +560,19 @@ const std::set<std::string>& ViewOps() {
       "clone",   "lift_fresh_copy", "contiguous", "expand_copy", "view_copy", "permute_copy"};
   return s;
 }
+// split family: views of their input (Load offsets), or a Split of a value computed in the kernel
+const std::set<std::string>& SplitOps() {
+  static const std::set<std::string> s = {"split",      "split_with_sizes",      "split_copy",
+                                          "chunk",      "split_with_sizes_copy", "unbind",
+                                          "unbind_copy"};
+  return s;
+}
+// data movement that copies: Concat (cat, constant_pad_nd) and Gather
+const std::set<std::string>& DataOps() {
+  static const std::set<std::string> s = {"cat",    "constant_pad_nd", "index_select", "embedding",
+                                          "gather", "index",           "_unsafe_index"};
+  return s;
+}
 const std::set<std::string>& CubeOps() {
   static const std::set<std::string> s = {"mm",         "bmm",    "addmm",       "baddbmm",
                                           "matmul",     "linear", "convolution", "conv2d",
@@ -530,7 +606,10 @@ OpKind KindOf(const model::Node& n) {
       OtherPointwise().count(name))
     return OpKind::kPointwise;
   if (ReduceOps().count(name)) return OpKind::kReduce;
-  if (ViewOps().count(name)) return OpKind::kView;
+  if (ViewOps().contains(name) || (n.op.ns == "aten" && SplitOps().contains(name)))
+    return OpKind::kView;
+  if (n.op.ns == "aten" && DataOps().contains(name)) return OpKind::kData;
+  if (n.op.ns == "prims" && name == "cat") return OpKind::kData;
   return OpKind::kOther;
 }
 
@@ -538,7 +617,13 @@ void Lowerer::LowerNode(const model::Node& n) {
   const std::string& name = n.op.name;
   const OpKind kind = KindOf(n);
   if (kind == OpKind::kReduce) return LowerReduce(n);
+  if (kind == OpKind::kView && SplitOps().contains(name)) return LowerSplit(n);
   if (kind == OpKind::kView) return LowerView(n);
+  if (kind == OpKind::kData) {
+    if (name == "cat") return LowerCat(n);
+    if (name == "constant_pad_nd") return LowerPad(n);
+    return LowerGather(n);
+  }
   if (kind != OpKind::kPointwise) {
     throw LowerError(CubeOps().count(name) ? "CUBE_OP" : "UNSUPPORTED_OP",
                      n.op.ToString() + " is not lowered to AscIR");
@@ -1015,20 +1100,343 @@ void Lowerer::LowerView(const model::Node& n) {
   values_[n.outputs[0]] = r;
 }
 
+// ------------------------------------------------------------------ data movement
+
+// Concat of `in` (same rank, already in dtype `dt`) along `dim` into an output of extent `size`
+// there. The output's concat dim is a new axis; each input's concat dim becomes a piece of it
+// (the same axis id with the input's own repeat, docs/ir.md "Concat").
+Emitted Lowerer::ConcatOf(const model::Node& n, std::vector<Emitted> in, std::size_t dim,
+                          const Expr& size, DType dt) {
+  const std::size_t r = in.front().layout.size();
+  Layout out(r);
+  for (std::size_t j = 0; j < r; ++j) {
+    if (j == dim) continue;
+    int cls = -1;
+    int any = -1;
+    for (const auto& e : in) {
+      if (e.layout.size() != r)
+        throw LowerError("AXIS_CONFLICT", n.name + ": concat inputs of different ranks");
+      const Dim& d = e.layout[j];
+      if (d.cls < 0) continue;
+      if (d.full) {
+        cls = cls < 0 ? Find(d.cls) : Unify(cls, d.cls, n.name);
+      } else if (any < 0) {
+        any = Find(d.cls);
+      }
+    }
+    out[j] = cls >= 0 ? Dim{cls, true} : Dim{any, false};
+  }
+  out[dim] = Dim{NewClass(size), true};
+  for (auto& e : in) {
+    Layout want = out;
+    want[dim] = e.layout[dim];
+    e = BroadcastTo(e, want);
+    const Dim& d = e.layout[dim];
+    if (d.cls >= 0 && d.full) MarkPart(d.cls, out[dim].cls, n.name);
+  }
+  return Op("Concat", in, dt, out);
+}
+
+std::optional<std::size_t> DimArg(const model::Graph& g, const model::Node& n, std::size_t i,
+                                  std::size_t rank) {
+  const auto v = IntExprArg(g, ArgAt(n, i, "dim")).value_or(Expr(0)).AsInt();
+  const auto d = v ? model::NormalizeDim(*v, rank) : std::nullopt;
+  if (!d) return std::nullopt;
+  return static_cast<std::size_t>(*d);
+}
+
+void Lowerer::LowerCat(const model::Node& n) {
+  const Arg* list = ArgAt(n, 0, "tensors");
+  if (list == nullptr || !list->IsList() || list->items.empty())
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": cat needs a list of tensors");
+  const auto& ot = OutType(n);
+  const std::size_t r = ot.rank();
+  const auto d = r == 0 ? std::nullopt : DimArg(g_, n, 1, r);
+  if (!d) throw LowerError("UNSUPPORTED_ARG", n.name + ": cat dim");
+  const DType cd = Compute(ot.dtype);
+  std::vector<Emitted> in;
+  Expr total(0);
+  for (const auto& a : list->items) {
+    if (!a.IsValue() || !TypeOf(a.value).IsTensor())
+      throw LowerError("UNSUPPORTED_ARG", n.name + ": a cat operand is not a tensor");
+    const auto& t = TypeOf(a.value);
+    if (t.dtype == DType::kUndefined)
+      throw LowerError("UNKNOWN_TYPE", n.name + ": a cat operand's dtype is not known");
+    if (t.rank() == 1 && t.shape[0] == Expr(0) && r != 1) continue;  // legacy: skipped by cat
+    if (t.rank() != r)
+      throw LowerError("AXIS_CONFLICT", n.name + ": cat operands of different ranks");
+    total = total + t.shape[*d];
+    if (t.shape[*d] == Expr(0)) continue;
+    Emitted e = Cast(Get(a.value), cd);
+    if (e.layout.size() != r)
+      throw LowerError("AXIS_CONFLICT", n.name + ": a cat operand's layout has another rank");
+    if (!IsOne(t.shape[*d]) && !e.layout[*d].full)
+      throw LowerError("AXIS_CONFLICT", n.name + ": a cat operand does not span the concat dim");
+    in.push_back(e);
+  }
+  if (total != ot.shape[*d]) {
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": the operands add up to " + total.ToString() +
+                                            " along dim " + std::to_string(*d) +
+                                            ", the output has " + ot.shape[*d].ToString());
+  }
+  if (in.empty()) throw LowerError("UNSUPPORTED_ARG", n.name + ": cat of empty tensors only");
+  values_[n.outputs[0]] = in.size() == 1 ? in[0] : ConcatOf(n, in, *d, ot.shape[*d], cd);
+}
+
+void Lowerer::LowerSplit(const model::Node& n) {
+  const std::string& name = n.op.name;
+  const Arg* self = ArgAt(n, 0, "self");
+  if (self == nullptr || !self->IsValue())
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": split input");
+  const auto& it = TypeOf(self->value);
+  if (!it.IsTensor() || it.dtype == DType::kUndefined)
+    throw LowerError("UNKNOWN_TYPE", n.name + ": input type unknown");
+  const std::size_t rank = it.rank();
+  const bool unbind = name == "unbind" || name == "unbind_copy";
+  const auto d = rank == 0 ? std::nullopt : DimArg(g_, n, unbind ? 1 : 2, rank);
+  if (!d) throw LowerError("UNSUPPORTED_ARG", n.name + ": split dim");
+  if (n.outputs.empty()) throw LowerError("UNSUPPORTED_ARG", n.name + ": split without outputs");
+  // the pieces' extents along the split dim, from their types
+  std::vector<Expr> sizes;
+  Expr total(0);
+  for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+    const auto& t = OutType(n, static_cast<int>(k));
+    if (t.rank() != (unbind ? rank - 1 : rank))
+      throw LowerError("AXIS_CONFLICT", n.name + ": piece " + std::to_string(k) + " has rank " +
+                                            std::to_string(t.rank()));
+    sizes.push_back(unbind ? Expr(1) : t.shape[*d]);
+    total = total + sizes.back();
+  }
+  if (total != it.shape[*d]) {
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": the " + std::to_string(sizes.size()) +
+                                            " pieces add up to " + total.ToString() +
+                                            ", the split dim has " + it.shape[*d].ToString());
+  }
+  auto src = Source(self->value);
+  if (auto* chain = std::get_if<Chain>(&src)) {  // a view of an input: one Load view per piece
+    Expr start(0);
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      Chain c = *chain;
+      c.offset = c.offset + start * c.strides[*d];
+      start = start + sizes[k];
+      if (unbind) {
+        c.sizes.erase(c.sizes.begin() + static_cast<std::ptrdiff_t>(*d));
+        c.strides.erase(c.strides.begin() + static_cast<std::ptrdiff_t>(*d));
+      } else {
+        c.sizes[*d] = sizes[k];
+      }
+      values_[n.outputs[k]] = c;
+    }
+    return;
+  }
+  const Emitted x = std::get<Emitted>(src);
+  if (x.layout.size() != rank)
+    throw LowerError("AXIS_CONFLICT", n.name + ": the split input's layout has another rank");
+  auto drop = [&](Emitted e) {
+    if (unbind) e.layout.erase(e.layout.begin() + static_cast<std::ptrdiff_t>(*d));
+    return e;
+  };
+  if (sizes.size() == 1) {
+    values_[n.outputs[0]] = drop(x);
+    return;
+  }
+  const Dim whole = x.layout[*d];
+  if (whole.cls < 0 || !whole.full)
+    throw LowerError("AXIS_CONFLICT", n.name + ": the split dim is not spanned by its input");
+  // One Split node per piece, all with one gid (AutoFuse's form before merging, docs/ir.md;
+  // MergeSplits makes them one node with an output per piece at the end); each piece is the same
+  // axis as the input with its own repeat.
+  const int gid = split_gid_++;
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    Layout l = x.layout;
+    l[*d] = IsOne(sizes[k]) ? Dim{} : Dim{NewClass(sizes[k]), true};
+    if (l[*d].cls >= 0) MarkPart(l[*d].cls, whole.cls, n.name);
+    Info info;
+    info.layout = l;
+    const int id = Add("Split", {x.node}, x.dtype, info);
+    auto& attrs = g_out_.nodes[static_cast<std::size_t>(id)].attrs;
+    attrs["gid"] = static_cast<std::int64_t>(gid);
+    attrs["index"] = static_cast<std::int64_t>(k);
+    values_[n.outputs[k]] = drop(Emitted{id, x.dtype, l});
+  }
+}
+
+int Lowerer::GatherData(const model::Node& n, int value, const char* what) {
+  auto src = Source(value);
+  int base = -1;
+  if (const auto* c = std::get_if<Chain>(&src)) {
+    const auto& bt = TypeOf(c->base);
+    if (c->offset == Expr(0) && c->sizes == bt.shape &&
+        c->strides == model::ContiguousStrides(bt.shape))
+      base = c->base;
+  }
+  if (base < 0) {
+    throw LowerError("VIEW_NOT_FUSIBLE",
+                     n.name + ": the Gather " + what +
+                         " must be a kernel input read whole (AutoFuse's Gather reads params and "
+                         "indices straight from global memory), not a view or a computed value");
+  }
+  const int data = DataFor(base);
+  gather_data_.insert(data);
+  return data;
+}
+
+void Lowerer::LowerGather(const model::Node& n) {
+  const std::string& name = n.op.name;
+  auto tensor_arg = [&](std::size_t i, std::string_view kw) {
+    const Arg* a = ArgAt(n, i, kw);
+    if (a == nullptr || !a->IsValue() || !TypeOf(a->value).IsTensor())
+      throw LowerError("UNSUPPORTED_ARG",
+                       n.name + ": operand '" + std::string(kw) + "' is not a tensor");
+    if (TypeOf(a->value).dtype == DType::kUndefined)
+      throw LowerError("UNKNOWN_TYPE", n.name + ": operand '" + std::string(kw) + "' dtype");
+    return a->value;
+  };
+  int params = -1;
+  int indices = -1;
+  std::optional<std::size_t> axis;
+  bool negative = false;  // embedding, index_select and gather refuse negative indices
+  if (name == "embedding") {
+    params = tensor_arg(0, "weight");
+    indices = tensor_arg(1, "indices");
+    if (TypeOf(params).rank() != 2)
+      throw LowerError("UNSUPPORTED_ARG", n.name + ": embedding weight must be 2-D");
+    axis = 0;
+  } else if (name == "index_select" || name == "gather") {
+    params = tensor_arg(0, "self");
+    indices = tensor_arg(2, "index");
+    const std::size_t pr = TypeOf(params).rank();
+    axis = pr == 0 ? std::nullopt : DimArg(g_, n, 1, pr);
+    if (!axis) throw LowerError("UNSUPPORTED_ARG", n.name + ": dim");
+    if (name == "gather" && pr != 1) {
+      // torch.gather picks per element; it is AscIR Gather (a take along one axis) only in 1-D
+      throw LowerError("UNSUPPORTED_ARG",
+                       n.name + ": gather of a " + std::to_string(pr) +
+                           "-D tensor is an element-wise gather, not a take along an axis");
+    }
+    if (TypeOf(indices).rank() != 1) {
+      throw LowerError("UNSUPPORTED_ARG", n.name + ": " + name + " with a " +
+                                              std::to_string(TypeOf(indices).rank()) +
+                                              "-D index is not lowered (1-D only)");
+    }
+  } else {  // index.Tensor / _unsafe_index: x[..., idx, ...] with one index tensor
+    params = tensor_arg(0, "self");
+    const Arg* l = ArgAt(n, 1, "indices");
+    if (l == nullptr || !l->IsList()) throw LowerError("UNSUPPORTED_ARG", n.name + ": index list");
+    for (std::size_t k = 0; k < l->items.size(); ++k) {
+      if (l->items[k].IsNone()) continue;
+      if (axis || !l->items[k].IsValue() || !TypeOf(l->items[k].value).IsTensor())
+        throw LowerError("UNSUPPORTED_ARG", n.name + ": indexing with more than one tensor");
+      axis = k;
+      indices = l->items[k].value;
+    }
+    if (!axis) throw LowerError("UNSUPPORTED_ARG", n.name + ": no index tensor");
+    negative = true;  // Python indexing counts negative indices from the end
+  }
+  const auto& pt = TypeOf(params);
+  const auto& xt = TypeOf(indices);
+  if (xt.dtype != DType::kInt32 && xt.dtype != DType::kInt64) {
+    throw LowerError("UNSUPPORTED_DTYPE",
+                     n.name + ": Gather indices must be int32 or int64, not " + xt.dtype_code);
+  }
+  if (*axis >= pt.rank()) throw LowerError("UNSUPPORTED_ARG", n.name + ": axis out of range");
+  const int pdata = GatherData(n, params, "params");
+  const int idata = GatherData(n, indices, "indices");
+  if (pdata == idata)
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": one tensor as params and indices");
+  GatherUse gu;
+  gu.params = pdata;
+  gu.indices = idata;
+  gu.extent = pt.shape[*axis];
+  gu.params_shape = pt.shape;
+  Layout out;
+  for (std::size_t k = 0; k < pt.rank(); ++k) {
+    if (k == *axis) {
+      for (const auto& e : xt.shape) {
+        const Dim dd = IsOne(e) ? Dim{} : Dim{NewClass(e), true};
+        gu.index_layout.push_back(dd);
+        out.push_back(dd);
+      }
+      continue;
+    }
+    const int c = NewClass(pt.shape[k]);  // an axis even when of extent 1: params views need it
+    (k < *axis ? gu.prefix : gu.suffix).push_back(c);
+    out.push_back({c, true});
+  }
+  const auto& ot = OutType(n);
+  if (out.size() != ot.rank())
+    throw LowerError("AXIS_CONFLICT", n.name + ": output rank differs from the Gather's");
+  Info info;
+  info.layout = out;
+  const int id = Add("Gather", {pdata, idata}, pt.dtype, info);
+  auto& attrs = g_out_.nodes[static_cast<std::size_t>(id)].attrs;
+  attrs["axis"] = static_cast<std::int64_t>(*axis);
+  attrs["negative_index_support"] = negative;
+  gu.node = id;
+  gathers_.push_back(gu);
+  values_[n.outputs[0]] = Cast(Emitted{id, pt.dtype, out}, Compute(ot.dtype));
+}
+
+void Lowerer::LowerPad(const model::Node& n) {
+  const Arg* self = ArgAt(n, 0, "self");
+  if (self == nullptr || !self->IsValue() || !TypeOf(self->value).IsTensor())
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": pad input");
+  const auto& it = TypeOf(self->value);
+  const Arg* pl = ArgAt(n, 1, "pad");
+  if (pl == nullptr || !pl->IsList()) throw LowerError("UNSUPPORTED_ARG", n.name + ": pad list");
+  std::vector<std::int64_t> pad;
+  for (const auto& a : pl->items) {
+    auto v = a.AsInt();
+    if (!v) throw LowerError("UNSUPPORTED_ARG", n.name + ": symbolic pads are not lowered");
+    if (*v < 0)
+      throw LowerError("UNSUPPORTED_ARG", n.name + ": negative pads (cropping) are not lowered");
+    pad.push_back(*v);
+  }
+  const std::size_t rank = it.rank();
+  if (pad.size() % 2 != 0 || pad.size() / 2 > rank)
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": bad pad list");
+  const double value = FloatArg(ArgAt(n, 2, "value"), 0.0);
+  const auto& ot = OutType(n);
+  const DType cd = Compute(ot.dtype);
+  Emitted x = Cast(Get(self->value), cd);
+  if (x.layout.size() != rank)
+    throw LowerError("AXIS_CONFLICT", n.name + ": the pad input's layout has another rank");
+  std::vector<Expr> shape = it.shape;
+  // pad pairs run from the last dim backwards; each padded dim is a Concat of filled pieces
+  for (std::size_t i = 0; i < pad.size() / 2; ++i) {
+    const std::int64_t lo = pad[2 * i];
+    const std::int64_t hi = pad[2 * i + 1];
+    if (lo == 0 && hi == 0) continue;
+    const std::size_t d = rank - 1 - i;
+    if (!IsOne(shape[d]) && !x.layout[d].full)
+      throw LowerError("AXIS_CONFLICT", n.name + ": the padded dim is not spanned");
+    auto fill = [&](std::int64_t width) {
+      Layout l = x.layout;
+      l[d] = width == 1 ? Dim{} : Dim{NewClass(Expr(width)), true};
+      return Op("Broadcast", {Scalar(value, cd)}, cd, l);
+    };
+    std::vector<Emitted> parts;
+    if (lo > 0) parts.push_back(fill(lo));
+    parts.push_back(x);
+    if (hi > 0) parts.push_back(fill(hi));
+    shape[d] = shape[d] + Expr(lo + hi);
+    x = ConcatOf(n, parts, d, shape[d], cd);
+  }
+  values_[n.outputs[0]] = x;
+}
+
 // ------------------------------------------------------------------ finish
 
 void Lowerer::Finalize(LoweredKernel* result) {
-  // axes: classes some node spans
+  // axes: classes some node spans (a piece of a concat/split axis counts as its whole)
   std::vector<int> roots;
-  std::map<int, int> first_seen;
+  std::set<int> seen;
   for (std::size_t i = 0; i < info_.size(); ++i) {
     for (auto& d : info_[i].layout) {
       if (d.cls < 0) continue;
       d.cls = Find(d.cls);
-      if (d.full && !first_seen.count(d.cls)) {
-        first_seen[d.cls] = static_cast<int>(roots.size());
-        roots.push_back(d.cls);
-      }
+      const int a = AxisClass(d.cls);
+      if (d.full && seen.insert(a).second) roots.push_back(a);
     }
   }
   // order: the layout spanning the most axes (Stores first, then earliest) gives the order
@@ -1047,20 +1455,70 @@ void Lowerer::Finalize(LoweredKernel* result) {
     }
   }
   std::vector<int> order;
+  auto push = [&](int a) {
+    if (std::find(order.begin(), order.end(), a) == order.end()) order.push_back(a);
+  };
   if (best >= 0) {
     for (const auto& d : info_[static_cast<std::size_t>(best)].layout)
-      if (d.full && std::find(order.begin(), order.end(), d.cls) == order.end())
-        order.push_back(d.cls);
+      if (d.full) push(AxisClass(d.cls));
   }
   for (int r : roots)
-    if (std::find(order.begin(), order.end(), r) == order.end()) order.push_back(r);
-  std::map<int, std::int64_t> axis_of;
+    push(r);
+  // A Gather's output view is params[:axis] + indices + params[axis+1:] over the loop axes: the
+  // params' leading dims go first, their trailing dims last, the indices' dims in between in
+  // their order (docs/ir.md "Gather").
+  auto axes_of = [&](const std::vector<int>& classes) {
+    std::vector<int> r;
+    r.reserve(classes.size());
+    for (int c : classes)
+      r.push_back(AxisClass(c));
+    return r;
+  };
+  auto index_axes = [&](const GatherUse& gu) {
+    std::vector<int> r;
+    for (const auto& d : gu.index_layout)
+      if (d.cls >= 0) r.push_back(AxisClass(d.cls));
+    return r;
+  };
+  if (!gathers_.empty()) {
+    const auto pre = axes_of(gathers_[0].prefix);
+    const auto suf = axes_of(gathers_[0].suffix);
+    std::vector<int> forced = pre;
+    for (int a : index_axes(gathers_[0]))
+      forced.push_back(a);
+    for (int a : order)
+      if (std::find(forced.begin(), forced.end(), a) == forced.end() &&
+          std::find(suf.begin(), suf.end(), a) == suf.end())
+        forced.push_back(a);
+    for (int a : suf)
+      if (std::find(forced.begin(), forced.end(), a) == forced.end()) forced.push_back(a);
+    order = forced;
+  }
+  for (const auto& gu : gathers_) {
+    const auto pre = axes_of(gu.prefix);
+    const auto suf = axes_of(gu.suffix);
+    const auto idx = index_axes(gu);
+    bool ok = pre.size() + suf.size() <= order.size() &&
+              std::equal(pre.begin(), pre.end(), order.begin()) &&
+              std::equal(suf.begin(), suf.end(), order.end() - static_cast<long>(suf.size()));
+    std::size_t at = pre.size();
+    for (int a : idx) {  // the indices' axes in their order inside the middle
+      while (ok && at < order.size() - suf.size() && order[at] != a)
+        ++at;
+      ok = ok && at < order.size() - suf.size();
+    }
+    if (!ok) {
+      throw LowerError("AXIS_CONFLICT",
+                       "Gather " + g_out_.nodes[static_cast<std::size_t>(gu.node)].name +
+                           ": its output dims do not fit the kernel's loop order (two gathers "
+                           "with different layouts, or a gathered value mixed with its params' "
+                           "axes)");
+    }
+  }
   std::vector<std::int64_t> axis_ids;
   for (std::size_t a = 0; a < order.size(); ++a) {
-    const auto id =
-        g_out_.AddAxis("z" + std::to_string(a), size_[static_cast<std::size_t>(order[a])]);
-    axis_of[order[a]] = id;
-    axis_ids.push_back(id);
+    axis_ids.push_back(
+        g_out_.AddAxis("z" + std::to_string(a), size_[static_cast<std::size_t>(order[a])]));
   }
   const std::size_t na = order.size();
   auto view_for = [&](std::size_t i, ir::Tensor* t) {
@@ -1072,8 +1530,8 @@ void Lowerer::Finalize(LoweredKernel* result) {
     for (std::size_t k = 0; k < info.layout.size(); ++k) {
       const Dim& d = info.layout[k];
       if (!d.full) continue;
-      const auto pos =
-          static_cast<std::size_t>(std::find(order.begin(), order.end(), d.cls) - order.begin());
+      const auto pos = static_cast<std::size_t>(
+          std::find(order.begin(), order.end(), AxisClass(d.cls)) - order.begin());
       if (dim_of[pos] >= 0) {
         throw LowerError("AXIS_CONFLICT", "two dims of one tensor map to axis z" +
                                               std::to_string(pos) + " (a diagonal view)");
@@ -1149,6 +1607,7 @@ void Lowerer::Finalize(LoweredKernel* result) {
   for (std::size_t i = 0; i < info_.size(); ++i) {
     const Info& info = info_[i];
     if (info.role != Role::kData && info.role != Role::kOutput) continue;
+    if (gather_data_.contains(static_cast<int>(i))) continue;  // below
     const int value = info.base;
     const Expr numel = model::Numel(TypeOf(value).shape);
     int access = -1;
@@ -1178,6 +1637,62 @@ void Lowerer::Finalize(LoweredKernel* result) {
     }
     if (!use_access) flat(&t, numel);
   }
+  // Gather operands: read straight from Data, so each Data's view is the Gather's: params over
+  // the loop axes of its leading and trailing dims and an axis of its own for the gathered dim
+  // (no loop runs over it), indices over the loop axes between them.
+  for (const Info& info : info_) {
+    if (info.role == Role::kLoad && gather_data_.contains(info.base)) {
+      throw LowerError("UNSUPPORTED_ARG",
+                       "a Gather operand is also loaded elsewhere in the kernel (Gather reads "
+                       "its Data directly)");
+    }
+  }
+  std::map<int, ir::Tensor> gather_views;
+  auto set_view = [&](int data, ir::Tensor v) {
+    v.dtype = g_out_.nodes[static_cast<std::size_t>(data)].outputs[0].dtype;
+    Expr s(1);
+    for (std::size_t a = v.repeats.size(); a-- > 0;) {
+      v.strides[a] = IsOne(v.repeats[a]) ? Expr(0) : s;
+      s = s * v.repeats[a];
+    }
+    auto [it, fresh] = gather_views.emplace(data, v);
+    if (!fresh && !(it->second == v)) {
+      throw LowerError("AXIS_CONFLICT", "two Gathers read input " +
+                                            g_out_.nodes[static_cast<std::size_t>(data)].name +
+                                            " with different views");
+    }
+  };
+  for (const auto& gu : gathers_) {
+    const auto pre = axes_of(gu.prefix);
+    const auto suf = axes_of(gu.suffix);
+    ir::Tensor pv;
+    for (std::size_t k = 0; k < gu.params_shape.size(); ++k) {
+      std::int64_t id = 0;
+      if (k < pre.size()) {
+        id = axis_ids[k];
+      } else if (k == pre.size()) {
+        id = g_out_.AddAxis("z" + std::to_string(g_out_.axes.size()), gu.extent);
+      } else {
+        id = axis_ids[na - suf.size() + (k - pre.size() - 1)];
+      }
+      pv.axis.push_back(id);
+      pv.repeats.push_back(gu.params_shape[k]);
+      pv.strides.emplace_back(0);
+    }
+    set_view(gu.params, pv);
+    ir::Tensor iv;
+    const ir::Tensor& out = g_out_.nodes[static_cast<std::size_t>(gu.node)].outputs[0];
+    for (std::size_t a = pre.size(); a < na - suf.size(); ++a) {
+      iv.axis.push_back(axis_ids[a]);
+      iv.repeats.push_back(out.repeats[a]);
+      iv.strides.emplace_back(0);
+    }
+    set_view(gu.indices, iv);
+  }
+  for (auto& [data, v] : gather_views) {
+    g_out_.nodes[static_cast<std::size_t>(data)].outputs[0] = v;
+    g_out_.nodes[static_cast<std::size_t>(data)].sched.axis = v.axis;
+  }
   // size symbols
   std::set<std::string> used;
   auto note = [&](const Expr& e) {
@@ -1201,6 +1716,40 @@ void Lowerer::Finalize(LoweredKernel* result) {
   for (const auto& s : used)
     g_out_.AddSizeVar(s);
   result->inputs = data_order_;
+}
+
+// The Split nodes of one gid (one per piece, as LowerSplit emits them) become one Split node with
+// an output per piece, AutoFuse's merged form (docs/ir.md "Split"); their readers read output k.
+void MergeSplits(ir::Graph& g) {
+  std::map<std::int64_t, std::vector<std::size_t>> groups;  // gid -> nodes, in index order
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].type != "Split") continue;
+    if (auto gid = g.nodes[i].IntAttr("gid")) groups[*gid].push_back(i);
+  }
+  std::vector<ir::InputRef> moved(g.nodes.size(), ir::InputRef{-1, 0});  // piece -> (node, output)
+  for (const auto& [gid, pieces] : groups) {
+    ir::Node& first = g.nodes[pieces.front()];
+    for (std::size_t k = 1; k < pieces.size(); ++k) {
+      first.outputs.push_back(g.nodes[pieces[k]].outputs.at(0));
+      moved[pieces[k]] = {static_cast<int>(pieces.front()), static_cast<int>(k)};
+    }
+  }
+  std::vector<int> index(g.nodes.size(), -1);
+  int next = 0;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    if (moved[i].node < 0) index[i] = next++;
+  for (auto& n : g.nodes) {
+    for (auto& in : n.inputs) {
+      const ir::InputRef m = moved[static_cast<std::size_t>(in.node)];
+      in = m.node < 0 ? ir::InputRef{index[static_cast<std::size_t>(in.node)], in.output}
+                      : ir::InputRef{index[static_cast<std::size_t>(m.node)], m.output};
+    }
+  }
+  std::vector<ir::Node> kept;
+  kept.reserve(static_cast<std::size_t>(next));
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    if (moved[i].node < 0) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
 }
 
 LoweredKernel Lowerer::Run(const std::vector<int>& nodes) {
@@ -1294,6 +1843,7 @@ LoweredKernel Lowerer::Run(const std::vector<int>& nodes) {
     }
   }
   Finalize(&k);
+  MergeSplits(g_out_);
   k.graph = std::move(g_out_);
   return k;
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include "autofuse/data/compare.h"
 #include "autofuse/frontend/lower.h"
@@ -89,6 +90,50 @@ TEST(Evaluator, HalfRoundsEveryOp) {
   EXPECT_EQ(data::ToDoubles(out[1]), (std::vector<double>{0.0}));
 }
 
+TEST(Evaluator, DataMovement) {
+  const auto g = Parse(
+      R"(        cat: "f32[2, 5]" = torch.ops.aten.cat.default([arg0_1, arg1_1], 1)
+        split_with_sizes = torch.ops.aten.split_with_sizes.default(cat, [1, 4], 1)
+        getitem: "f32[2, 1]" = split_with_sizes[0]
+        getitem_1: "f32[2, 4]" = split_with_sizes[1]
+        unbind = torch.ops.aten.unbind.int(arg0_1)
+        getitem_2: "f32[3]" = unbind[0]
+        getitem_3: "f32[3]" = unbind[1]
+        index_select: "f32[2, 2]" = torch.ops.aten.index_select.default(arg0_1, 1, arg2_1)
+        embedding: "f32[2, 3]" = torch.ops.aten.embedding.default(arg0_1, arg2_1)
+        gather: "f32[2, 2]" = torch.ops.aten.gather.default(arg0_1, 1, arg3_1)
+        index: "f32[2, 3]" = torch.ops.aten.index.Tensor(arg0_1, [arg4_1])
+        constant_pad_nd: "f32[2, 4]" = torch.ops.aten.constant_pad_nd.default(arg0_1, [2, -1], 9.0)
+        return (cat, getitem, getitem_1, getitem_3, index_select, embedding, gather, index, constant_pad_nd)
+)",
+      R"(arg0_1: "f32[2, 3]", arg1_1: "f32[2, 2]", arg2_1: "i64[2]", arg3_1: "i64[2, 2]", )"
+      R"(arg4_1: "i32[2]")");
+  const auto out = EvalAll(g, {data::FromDoubles(ir::DType::kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6}),
+                               data::FromDoubles(ir::DType::kFloat32, {2, 2}, {7, 8, 9, 10}),
+                               data::FromDoubles(ir::DType::kInt64, {2}, {1, 0}),
+                               data::FromDoubles(ir::DType::kInt64, {2, 2}, {2, 0, 1, 1}),
+                               data::FromDoubles(ir::DType::kInt32, {2}, {-1, 0})});
+  using V = std::vector<double>;
+  EXPECT_EQ(data::ToDoubles(out[0]), (V{1, 2, 3, 7, 8, 4, 5, 6, 9, 10}));
+  EXPECT_EQ(data::ToDoubles(out[1]), (V{1, 4}));
+  EXPECT_EQ(data::ToDoubles(out[2]), (V{2, 3, 7, 8, 5, 6, 9, 10}));
+  EXPECT_EQ(data::ToDoubles(out[3]), (V{4, 5, 6}));
+  EXPECT_EQ(data::ToDoubles(out[4]), (V{2, 1, 5, 4}));
+  EXPECT_EQ(data::ToDoubles(out[5]), (V{4, 5, 6, 1, 2, 3}));
+  EXPECT_EQ(data::ToDoubles(out[6]), (V{3, 1, 5, 5}));              // torch.gather, per element
+  EXPECT_EQ(data::ToDoubles(out[7]), (V{4, 5, 6, 1, 2, 3}));        // x[[-1, 0]]
+  EXPECT_EQ(data::ToDoubles(out[8]), (V{9, 9, 1, 2, 9, 9, 4, 5}));  // pads (2, -1)
+  // embedding refuses negative indices as PyTorch does (aten.index wraps them)
+  const auto bad =
+      Parse(R"(        embedding: "f32[1, 3]" = torch.ops.aten.embedding.default(arg0_1, arg1_1)
+        return (embedding,)
+)",
+            R"(arg0_1: "f32[2, 3]", arg1_1: "i64[1]")");
+  EXPECT_THROW(EvalAll(bad, {data::Zeros(ir::DType::kFloat32, {2, 3}),
+                             data::FromDoubles(ir::DType::kInt64, {1}, {-1})}),
+               InputError);
+}
+
 TEST(Evaluator, UnknownOpIsAnInputError) {
   const auto g = Parse(R"(        cumsum: "f32[4]" = torch.ops.aten.cumsum.default(arg0_1, 0)
         return (cumsum,)
@@ -99,20 +144,38 @@ TEST(Evaluator, UnknownOpIsAnInputError) {
 
 // Lowers all op nodes of the graph as one group, runs the hint graph on the interpreter and
 // compares with the evaluator.
+// The values the graph's embedding, index_select and gather read as indices: PyTorch refuses
+// negative ones there (aten.index counts them from the end and keeps the full range).
+std::set<int> NonNegativeIndices(const model::Graph& g) {
+  std::set<int> r;
+  for (const auto& n : g.nodes) {
+    const std::size_t slot = n.op.name == "embedding" ? 1 : 2;
+    if ((n.op.name == "embedding" || n.op.name == "index_select" || n.op.name == "gather") &&
+        slot < n.args.size() && n.args[slot].IsValue())
+      r.insert(n.args[slot].value);
+  }
+  return r;
+}
+
 void ExpectLoweringMatches(const model::Graph& g, std::uint64_t seed) {
   std::vector<HostArray> in;
   std::uint64_t s = seed;
+  const std::set<int> non_negative = NonNegativeIndices(g);
+  std::vector<int> tensors;  // SymInt inputs are bound from the tensors' sizes
   for (int v : g.inputs) {
     const auto& t = g.value(v).type;
+    if (!t.IsTensor()) continue;
+    tensors.push_back(v);
     std::vector<std::int64_t> shape;
     for (const auto& d : t.shape)
       shape.push_back(d.AsInt().value_or(7));
-    in.push_back(data::RandomArray(t.dtype, shape, ++s, -2.0, 2.0));
+    in.push_back(
+        data::RandomArray(t.dtype, shape, ++s, non_negative.contains(v) ? 0.0 : -2.0, 2.0));
   }
   const sym::Bindings b = frontend::BindFromInputs(g, in);
   frontend::Evaluator ev(g, b);
   for (std::size_t k = 0; k < in.size(); ++k)
-    ev.Set(g.inputs[k], in[k]);
+    ev.Set(tensors[k], in[k]);
   std::vector<int> ids;
   for (const auto& n : g.nodes) {
     ev.EvalNode(n.id);

@@ -1,9 +1,11 @@
 // Lowering of model-graph (aten / prims) ops to AscIR hint graphs. A group of model nodes becomes
 // one hint graph: the values it reads from outside become Data + Load (views of graph inputs such
-// as permute, slice, select, expand and contiguous reshapes fold into the Load's strides and
-// offset), every op becomes a few AscIR nodes over one shared loop nest (broadcasts explicit,
-// reductions keep-dim, fp16/bf16 computed in fp32), and the values used outside the group become
-// Store + Output. Ops or groups that cannot be lowered raise LowerError with a reason code.
+// as permute, slice, select, split, expand and contiguous reshapes fold into the Load's strides
+// and offset; gathers read their params and indices straight from Data), data movement becomes
+// Concat (cat, constant_pad_nd), Split (split of a computed value) and Gather, every op becomes a
+// few AscIR nodes over one shared loop nest (broadcasts explicit, reductions keep-dim, fp16/bf16
+// computed in fp32), and the values used outside the group become Store + Output. Ops or groups
+// that cannot be lowered raise LowerError with a reason code.
 #pragma once
 
 #include <stdexcept>
@@ -37,7 +39,10 @@ struct LowerOptions {
 enum class OpKind : std::uint8_t {
   kPointwise,  // elementwise math, comparisons, where, casts
   kReduce,     // sum, mean, amax, amin, prod, var, var_mean, any, all
-  kView,       // view/reshape, unsqueeze, squeeze, expand, permute, slice, select, alias, clone
+  kView,       // view/reshape, unsqueeze, squeeze, expand, permute, slice, select, alias, clone,
+               // split, split_with_sizes, chunk, unbind
+  kData,       // data movement that copies: cat, constant_pad_nd, index_select, embedding, gather,
+               // index (one index tensor)
   kOther,      // not lowerable
 };
 
