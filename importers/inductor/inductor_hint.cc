@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "autofuse/ir/validate.h"
@@ -70,6 +71,17 @@ bool IsDense(const std::vector<Expr>& strides, const std::vector<Expr>& repeats)
   return true;
 }
 
+// True when the non-zero strides do not increase from outer to inner axes.
+bool Descending(const std::vector<Expr>& strides) {
+  const Expr* prev = nullptr;
+  for (const auto& s : strides) {
+    if (s == Expr(0)) continue;
+    if (prev != nullptr && sym::ProveGe(*prev, s) != sym::Tri::kTrue) return false;
+    prev = &s;
+  }
+  return true;
+}
+
 class Lowerer {
  public:
   Lowerer(const IrFile& f, const SchedNode& group, const BufferDTypes* types)
@@ -118,6 +130,7 @@ class Lowerer {
       }
       LowerLeaf(*l);
     }
+    SetDataViews();
     const auto diags = ir::Validate(g_);
     for (const auto& d : diags) {
       if (d.severity == ir::Diagnostic::Severity::kError)
@@ -222,14 +235,13 @@ class Lowerer {
     }
     if (!(rebuilt == e))
       throw Refuse{"index `" + ie->text + "` is not affine in the loop variables"};
-    // Non-zero strides must not increase (otherwise inductor_npu_ext inserts a Transpose).
-    const Expr* prev = nullptr;
     for (const auto& s : strides) {
-      if (s == Expr(0)) continue;
-      if (prev != nullptr && sym::ProveGe(*prev, s) != sym::Tri::kTrue)
-        throw Refuse{"index `" + ie->text + "` reads transposed (not lowered yet)"};
-      prev = &s;
+      if (sym::ProveGe(s, Expr(0)) != sym::Tri::kTrue)
+        throw Refuse{"index `" + ie->text + "` has a stride not provably >= 0 (a flipped view)"};
     }
+    // Strides may be in any order: a load whose innermost stride is not 1 (a transposed or
+    // permuted read, where inductor_npu_ext inserts a Transpose) is a strided Load view that
+    // the schedule stages and gathers into loop order. Stores are checked by the caller.
     return {strides, offset};
   }
 
@@ -357,13 +369,14 @@ class Lowerer {
     int data = -1;
     auto d = data_.find(buf);
     if (d == data_.end()) {
-      data = Add("data", "Data", {}, dt, repeats, strides);
+      data = Add("data", "Data", {}, dt, repeats, strides);  // the view is set at the end
       g_.nodes[static_cast<std::size_t>(data)].attrs["index"] =
           static_cast<std::int64_t>(data_.size());
       data_[buf] = data;
     } else {
       data = d->second;
     }
+    reads_[buf].push_back({repeats, strides, offset});
     int cur = Add("load", "Load", {data}, dt, repeats, strides);
     g_.nodes[static_cast<std::size_t>(cur)].attrs["offset"] = offset;
     for (std::size_t i = 0; i < sizes_.size(); ++i) {
@@ -373,6 +386,38 @@ class Lowerer {
     }
     if (dt != ir::DType::kFloat32) cur = Dense("cast", "Cast", {cur});
     return cur;
+  }
+
+  // Data views. A buffer read once, densely from its start, keeps the Load's view; otherwise
+  // (an offset, a transposed or strided view, several views) the Data is the flat buffer
+  // (repeats (n, 1, ...), strides (1, 0, ...)) of n = the largest element read + 1, the way the
+  // front end writes buffers it reads through views.
+  void SetDataViews() {
+    for (const auto& [buf, reads] : reads_) {
+      const auto& first = reads.front();
+      const bool same = std::all_of(reads.begin(), reads.end(), [&](const Read& r) {
+        return r.repeats == first.repeats && r.strides == first.strides && r.offset == first.offset;
+      });
+      if (same && first.offset == Expr(0) && IsDense(first.strides, first.repeats)) continue;
+      if (axes_.empty()) continue;
+      std::optional<Expr> span;
+      for (const auto& r : reads) {
+        Expr last = r.offset;
+        for (std::size_t i = 0; i < r.repeats.size(); ++i)
+          last = last + (r.repeats[i] - Expr(1)) * r.strides[i];
+        const Expr n = last + Expr(1);
+        if (!span || sym::ProveGe(n, *span) == sym::Tri::kTrue) {
+          span = n;
+        } else if (sym::ProveGe(*span, n) != sym::Tri::kTrue) {
+          throw Refuse{"the views of " + buf + " have no provably largest extent"};
+        }
+      }
+      ir::Tensor& t = g_.nodes[static_cast<std::size_t>(data_.at(buf))].outputs[0];
+      t.repeats.assign(axes_.size(), Expr(1));
+      t.strides.assign(axes_.size(), Expr(0));
+      t.repeats[0] = *span;
+      t.strides[0] = Expr(1);
+    }
   }
 
   // The reduction node (kept-dim: the axes the store index does not use get repeat 1), its
@@ -413,6 +458,8 @@ class Lowerer {
       repeats.push_back(strides[i] == Expr(0) ? Expr(1) : sizes_[i]);
     if (repeats != sizes_) throw Refuse{"store of " + buf + " reduces a loop axis"};
     if (!IsDense(strides, repeats)) {
+      if (!Descending(strides))
+        throw Refuse{"store of " + buf + " writes transposed (not lowered yet)"};
       throw Refuse{"store of " + buf + " writes a strided view (e.g. a slice of a concat " +
                    "buffer), not a dense output"};
     }
@@ -433,6 +480,11 @@ class Lowerer {
   std::vector<std::int64_t> axes_;
   std::map<std::string, std::string> index_of_;  // get_index variable → indexK
   std::map<std::string, int> data_;              // buffer → Data node
+  struct Read {
+    std::vector<Expr> repeats, strides;
+    Expr offset;
+  };
+  std::map<std::string, std::vector<Read>> reads_;  // buffer → the views it is loaded through
   std::map<std::string, std::pair<int, std::vector<Expr>>> stored_;  // buffer → value, view
   std::map<std::string, std::pair<std::string, int>> pending_;       // reduction → (type, value)
   int counter_ = 0;

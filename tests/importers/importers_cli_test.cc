@@ -1,7 +1,7 @@
 // `afc inspect` on Inductor dumps and GE dumps as a user runs it: every level of a
-// torch_compile_debug tree, every real fixture (exit 0, counts equal to counts taken from the files
-// independently), and damaged copies (exit 0 or 2 with an `afc: FILE…` message, never a crash or a
-// hang).
+// torch_compile_debug tree, `afc run` on Inductor groups with transposed reads, every real fixture
+// (exit 0, counts equal to counts taken from the files independently), and damaged copies (exit 0
+// or 2 with an `afc: FILE…` message, never a crash or a hang).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -145,6 +145,25 @@ TEST(ImportersCli, OurInductorFilesEachLoad) {
     const Result r = Afc("inspect " + Quote(f.string()));
     EXPECT_EQ(r.code, 0) << r.err;
   }
+}
+
+// Inductor groups that read transposed/permuted views run end to end (strided Load views,
+// schedule STRIDED_LOAD_GATHER): generated kernels on the CPU runtime against the interpreter,
+// with odd sizes for tails; the transposed store stays a fallback.
+TEST(ImportersCli, TransposedReadsRunEndToEnd) {
+  const auto f = af::test::OurFixtures() / "inductor" / "transposed_read" / "ir_post_fusion.txt";
+  for (const char* s0 : {"1", "37", "1031"}) {
+    SCOPED_TRACE(s0);
+    const Result r = Afc("run " + Quote(f.string()) + " --bind s0=" + s0);
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("PASS"));
+    EXPECT_THAT(r.err, HasSubstr("group 'op4' falls back: store of buf4 writes transposed"));
+  }
+  const auto out = af::test::TempDir("transposed_read_compile");
+  const Result c =
+      Afc("compile " + Quote(f.string()) + " --bind s0=37 --out " + Quote((out / "k").string()));
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_THAT(af::test::ReadFile(out / "k" / "report.json"), HasSubstr("STRIDED_LOAD_GATHER"));
 }
 
 TEST(ImportersCli, MissingAndNonDumpInputsExitTwo) {
