@@ -3,15 +3,15 @@
 # (default 60). Each target's corpus is seeded from our fixtures (tests/fixtures) and, when present,
 # from the real dumps in ../shared/fixtures (copied into the build folder, never into the repo).
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: fx_graph inductor_ir output_code
-#        asc_graph_py ge_onnx graph_text; default all). Env: AF_FUZZ_BUILD (build-fuzz),
-#        AF_FUZZ_JOBS (ninja -j, 2), AF_FUZZ_MAX_LEN (65536).
+#        asc_graph_py ge_onnx graph_text ascgraph_text; default all). Env: AF_FUZZ_BUILD
+#        (build-fuzz), AF_FUZZ_JOBS (ninja -j, 2), AF_FUZZ_MAX_LEN (65536).
 # A finding stops that target and leaves crash-*/timeout-*/oom-* files in $AF_FUZZ_BUILD/fuzz-out.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 secs="${1:-60}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(fx_graph inductor_ir output_code asc_graph_py ge_onnx graph_text)
+[[ ${#targets[@]} -eq 0 ]] && targets=(fx_graph inductor_ir output_code asc_graph_py ge_onnx graph_text ascgraph_text)
 build="${AF_FUZZ_BUILD:-$root/build-fuzz}"
 shared="$root/../shared/fixtures"
 
@@ -31,6 +31,7 @@ seed_patterns() {
     asc_graph_py) echo 'asc_graph*.py' ;;
     ge_onnx) echo 'ge_onnx*.pbtxt *.ge_onnx.pbtxt' ;;
     graph_text) echo '*.AscGraphDef.txt *.GraphDef.txt *.graph.txt ge_proto_*.txt ascgraph_*.txt' ;;
+    ascgraph_text) echo 'ascgraph_*.txt' ;;
   esac
 }
 

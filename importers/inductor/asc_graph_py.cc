@@ -154,7 +154,10 @@ class AscPyReader {
       return;
     }
     if (StartsWith(c, "ascir.ops.")) {
-      if (e.items.size() < 2) Fail(line, "expected ascir.ops.<Type>('<name>', <graph>)");
+      // AutoFuse's py_code_*.py passes the graph only to nodes without inputs
+      // (`ascir.ops.Load("load")`): those belong to the graph created last.
+      if (e.items.empty() || (e.items.size() < 2 && out.graphs.empty()))
+        Fail(line, "expected ascir.ops.<Type>('<name>', <graph>)");
       AscPyNode n;
       n.var = lhs;
       n.type = c.substr(10);
@@ -164,7 +167,8 @@ class AscPyReader {
       if (slash != std::string::npos) n.name = n.name.substr(slash + 1);
       // AscBackend('graph', <hint graph>, <fused graph>) belongs to the fused graph.
       const bool backend = n.type == "AscBackend" && e.items.size() >= 3;
-      const int gi = GraphOf(Span(rhs, e.items[backend ? 2 : 1]), line);
+      const int gi = e.items.size() < 2 ? static_cast<int>(out.graphs.size()) - 1
+                                        : GraphOf(Span(rhs, e.items[backend ? 2 : 1]), line);
       if (backend) n.attrs.emplace_back("hint_graph", Span(rhs, e.items[1]));
       AscPyGraph& g = out.graphs[static_cast<std::size_t>(gi)];
       nodes_[lhs] = {gi, static_cast<int>(g.nodes.size())};

@@ -11,6 +11,8 @@ struct InspectOptions {
   bool json = false;
 };
 int RunInspect(const InspectOptions& opts);
+// AutoFuse DFX dumps (inspect_dfx.cc): a dump folder or one ascgraph_*.txt.
+int InspectDfxDump(const InspectOptions& opts);
 
 }  // namespace af::cli
 

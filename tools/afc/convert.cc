@@ -1,7 +1,9 @@
 // afc convert: one AscGraph between its file forms, never overwriting a file unless asked.
 #include <filesystem>
 #include <iostream>
+#include <utility>
 
+#include "autofuse/importers/dfx_dump.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
@@ -11,12 +13,19 @@
 namespace af::cli {
 
 int RunConvert(const ConvertOptions& opts) {
-  const ir::LoadedFile f = ir::LoadGraphFile(opts.input);
-  if (f.graphs.size() != 1) {
-    throw InputError({opts.input, 0, 0}, "holds " + std::to_string(f.graphs.size()) +
-                                             " AscGraphs; convert takes exactly one");
+  ir::Graph g;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(opts.input, ec) &&
+      importers::dfx::IsDfxDumpInput(opts.input)) {
+    g = importers::dfx::LoadAscGraphTextFile(opts.input).graph;  // AutoFuse's ascgraph_*.txt
+  } else {
+    ir::LoadedFile f = ir::LoadGraphFile(opts.input);
+    if (f.graphs.size() != 1) {
+      throw InputError({opts.input, 0, 0}, "holds " + std::to_string(f.graphs.size()) +
+                                               " AscGraphs; convert takes exactly one");
+    }
+    g = std::move(f.graphs[0].graph);
   }
-  const ir::Graph& g = f.graphs[0].graph;
   std::string text;
   if (opts.to == "text") {
     text = ir::DumpText(g);
@@ -29,7 +38,6 @@ int RunConvert(const ConvertOptions& opts) {
     std::cout << text;
     return 0;
   }
-  std::error_code ec;
   if (std::filesystem::exists(opts.output, ec) && !opts.force) {
     throw InputError({opts.output, 0, 0}, "exists; not overwriting it (use --force)");
   }

@@ -9,6 +9,7 @@
 
 #include "autofuse/importers/asc_graph_py.h"
 #include "autofuse/importers/debug_dir.h"
+#include "autofuse/importers/dfx_dump.h"
 #include "autofuse/importers/fx_graph.h"
 #include "autofuse/importers/ge_onnx.h"
 #include "autofuse/importers/ge_proto.h"
@@ -704,6 +705,7 @@ int RunInspect(const InspectOptions& opts) {
   std::optional<ir::LoadedFile> streamed;
   {
     std::error_code ec;
+    if (importers::dfx::IsDfxDumpInput(opts.input)) return InspectDfxDump(opts);
     if (std::filesystem::is_directory(opts.input, ec)) return InspectDebugDump(opts);
     {
       // GE ONNX dumps can be hundreds of MB: sniff the head, then stream the file.

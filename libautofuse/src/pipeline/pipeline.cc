@@ -23,6 +23,7 @@
 #include "autofuse/data/compare.h"
 #include "autofuse/data/npy.h"
 #include "autofuse/importers/debug_dir.h"
+#include "autofuse/importers/dfx_dump.h"
 #include "autofuse/importers/inductor_hint.h"
 #include "autofuse/importers/inductor_ir.h"
 #include "autofuse/interp/interpreter.h"
@@ -154,7 +155,30 @@ CompileResult Compile(const std::string& input_path, const Options& options) {
 
   // ---- import
   auto t0 = Clock::now();
-  if (IsInductorInput(input_path)) {
+  if (importers::dfx::IsDfxDumpInput(input_path)) {
+    // AutoFuse DFX dumps: each graph's last hint-graph stage (what AutoFuse scheduled). A folder
+    // holds AutoFuse's own fused graphs, so one we cannot schedule falls back; a single file is the
+    // user's kernel.
+    r.framework_groups = !std::filesystem::is_regular_file(input_path);
+    for (const auto& g : importers::dfx::DiscoverDfxDump(input_path).graphs) {
+      auto pick = importers::dfx::PickHintStage(g);
+      if (!pick.text) {
+        if (!r.framework_groups) throw InputError({input_path, 0, 0}, pick.reason);
+        continue;  // impl-graph and subgraph dumps: nothing to schedule (afc inspect lists them)
+      }
+      Kernel k;
+      k.hint = std::move(pick.text->graph);
+      k.origin = pick.stage->ascgraph.string();
+      Dump(options, "import", ir::DumpText(k.hint));
+      r.kernels.push_back(std::move(k));
+    }
+    if (r.kernels.empty()) {
+      throw InputError({input_path, 0, 0},
+                       "no hint-graph stage to compile (only impl-graph or subgraph dumps)");
+    }
+    r.timings.push_back({"import", Ms(t0, Clock::now())});
+    r.timings.push_back({"frontend", 0.0});  // AutoFuse decided the groups
+  } else if (IsInductorInput(input_path)) {
     // torch_compile_debug folders and ir_post_fusion.txt: Inductor's own fused groups, lowered
     // to hint graphs the way inductor_npu_ext does; the others are fallbacks with a reason.
     r.framework_groups = true;
