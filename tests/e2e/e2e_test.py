@@ -244,6 +244,13 @@ def case_split3(rng, b):
     return [flat(x, 2)], [a[:, :s1].copy(), -a[:, s1:s2], a[:, s2:].copy()]
 
 
+def case_embedding_add(rng, b):
+    emb = rnd(rng, (b["s0"], b["s1"]))
+    idx = rng.integers(0, b["s0"], size=(b["s2"],), dtype=np.int32)
+    pos = rnd(rng, (b["s2"], b["s1"]))
+    return [emb, idx, flat(pos, 2)], [emb[idx] + pos]
+
+
 # Concat shape sets: 1-sized dims, aligned and unaligned column counts (the concat template runs
 # only when every input but the last ends on a 32-byte boundary), primes, many rows, long rows.
 SHAPES_CAT3 = [
@@ -326,6 +333,9 @@ CASES = {
         {"s0": 3, "s1": 1, "s2": 40001}, {"s0": 2, "s1": 4099, "s2": 3},
         {"s0": 97, "s1": 31, "s2": 8}]),
     "split3": (case_split3, SHAPES_CAT3),
+    "embedding_add": (case_embedding_add, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 50, "s1": 24, "s2": 7}, {"s0": 1000, "s1": 3, "s2": 4099},
+        {"s0": 13, "s1": 70001, "s2": 3}, {"s0": 97, "s1": 128, "s2": 1031}]),
     "concat_int32": (case_concat_int32, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 8, "s2": 3}, {"s0": 37, "s1": 3, "s2": 8},
         {"s0": 1000, "s1": 65, "s2": 1}, {"s0": 5, "s1": 4096, "s2": 4099}]),
@@ -335,7 +345,7 @@ CASES = {
 # load's staging layout depends on which dim the case tiles.
 FORCE_ALL_CASES = {
     "transpose_add", "permute3d_fp16", "step_slice", "transpose_sum", "concat_last", "concat_mid",
-    "rotary_fp16", "concat_int32", "transpose_relu_add", "split3"}
+    "rotary_fp16", "concat_int32", "transpose_relu_add", "split3", "embedding_add"}
 
 
 COUNTERS = re.compile(r"MTE2 (\d+) B, MTE3 (\d+) B, (\d+) vector repeats")

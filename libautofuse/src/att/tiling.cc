@@ -219,9 +219,11 @@ std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
       out.push_back(x);
       return &out.back();
     };
-    if (node.type == "Load" || node.type == "Store") {
+    // A Gather copies one params row per index into its block (codegen's EmitGatherRows): a
+    // load whose rows sit wherever the indices say (priced with no GM gap).
+    if (node.type == "Load" || node.type == "Store" || node.type == "Gather") {
       PerfNode x = base;
-      x.kind = node.type == "Load" ? af_tiling::kNodeLoad : af_tiling::kNodeStore;
+      x.kind = node.type == "Store" ? af_tiling::kNodeStore : af_tiling::kNodeLoad;
       // A strided load copies its block in GM order (rows along the contiguous dim, or one
       // element per row; consecutive rows one innermost stride apart), then gathers it into
       // loop order; its offsets are written once per core.

@@ -8,6 +8,7 @@
 
 #include "af_tiling/elementwise.h"
 #include "autofuse/codegen/codegen.h"
+#include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "codegen_internal.h"
 
@@ -1033,6 +1034,64 @@ class KernelWriter {
     Line("}");
   }
 
+  // ---- gather (normalize: GATHER_ROWS) ----------------------------------------------------
+
+  // A Gather: one DataCopyPad per row of its block (the innermost dim comes from params), from
+  // the params row its index picks. The index is read from the indices block (its Load; extent 1
+  // along the params dims), wrapped when negative indices are allowed, and checked against the
+  // gathered dim's extent (trap() when outside: AutoFuse V1 leaves it undefined, we stop).
+  void EmitGatherRows(int i, const std::string& ty) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& t = n.outputs.at(0);
+    const int params = n.inputs.at(0).node;
+    const int idx = n.inputs.at(1).node;
+    const ir::Tensor& it = s_.graph.nodes[idx].outputs.at(0);
+    const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.node_buffer[i]));
+    auto attr = [&](const char* key) {
+      const ir::AttrValue* a = n.FindAttr(key);
+      if (const auto* e = a != nullptr ? std::get_if<Expr>(a) : nullptr) return ctx_.Cpp(*e);
+      throw CodegenError("BAD_GATHER", "Gather '" + SafeComment(n.name) + "' lacks " + key);
+    };
+    const int last = n_dims_ - 1;
+    Line("LocalTensor<" + ty + "> " + Var(i) + " = " + q.Name() + ".AllocTensor<" + ty + ">();");
+    Line("{");
+    ++in_;
+    Line("const int64_t base = " + GmBase(n) + ";");
+    Line("const int64_t gext = " + attr("gather_extent") + ";");
+    Line("const int64_t gstr = " + attr("gather_stride") + ";");
+    Line("const int64_t len = " + Ext(t, last, false) + ";");
+    Line("const int64_t esz = static_cast<int64_t>(sizeof(" + ty + "));");
+    std::string gm_off = "base";
+    std::string ub_off = "0";
+    std::string pos = "0";
+    for (int j = k_; j < last; ++j) {
+      const std::string J = std::to_string(j);
+      Line("for (int64_t r" + J + " = 0; r" + J + " < " + Ext(t, j, false) + "; ++r" + J + ") {");
+      ++in_;
+      gm_off += " + r" + J + " * (" + ctx_.Cpp(t.strides.at(static_cast<std::size_t>(j))) + ")";
+      ub_off += " + r" + J + " * (" + UbStride(t, j) + ")";
+      if (it.repeats.at(static_cast<std::size_t>(j)) != Expr(1))
+        pos += " + r" + J + " * (" + UbStride(it, j) + ")";
+    }
+    Line("int64_t gi = static_cast<int64_t>(" + Var(idx) + ".GetValue(static_cast<uint32_t>(" +
+         pos + ")));");
+    if (ir::NegativeIndexSupport(n)) Line("if (gi < 0) gi += gext;");
+    Line("if (gi < 0 || gi >= gext) trap();  // index out of range");
+    Line("DataCopyExtParams prm(1, static_cast<uint32_t>(len * esz), 0, 0, 0);");
+    Line("DataCopyPad(" + Var(i) + "[static_cast<uint32_t>(" + ub_off + ")], g" +
+         std::to_string(params) + "[static_cast<uint64_t>(" + gm_off + " + gi * gstr)], prm, " +
+         "DataCopyPadExtParams<" + ty + ">(false, 0, 0, " + ty + "(0)));");
+    for (int j = k_; j < last; ++j) {
+      --in_;
+      Line("}");
+    }
+    --in_;
+    Line("}");
+    Line(q.Name() + ".EnQue(" + Var(i) + ");");
+    Line(Var(i) + " = " + q.Name() + ".DeQue<" + ty + ">();");
+    FreeDeadInputs(i);
+  }
+
   // A strided load: the block in GM order into its staging queue (one DataCopyPad per group of
   // rows: runs along the contiguous dim, or single elements, consecutive rows one innermost
   // stride apart in GM), then a Gather into loop order in its TBuf.
@@ -1126,6 +1185,10 @@ class KernelWriter {
       Line("Duplicate(" + Var(i) + ", " + ScalarOf(ty, NumberLiteral(n)) +
            ", static_cast<int32_t>(" + FullCount() + "));");
       Line("PipeBarrier<PIPE_V>();");
+      return;
+    }
+    if (n.type == "Gather") {
+      EmitGatherRows(i, ty);
       return;
     }
     if (n.type == "Load") {

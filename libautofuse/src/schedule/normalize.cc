@@ -340,6 +340,104 @@ void Rewire(Graph& g, ir::InputRef from, ir::InputRef to) {
   }
 }
 
+// A flat view of a GM buffer over the loop nest: all its elements along the innermost axis,
+// extent 1 elsewhere, so it neither blocks nor joins merges of the outer axes (the buffer is only
+// addressed through the views of the nodes that read it).
+ir::Tensor FlatView(const ir::Tensor& like, const std::vector<std::int64_t>& axes) {
+  ir::Tensor t = like;
+  Expr numel(1);
+  for (const auto& r : like.repeats)
+    numel = numel * r;
+  t.axis = axes;
+  t.repeats.assign(axes.size(), Expr(1));
+  t.strides.assign(axes.size(), Expr(0));
+  if (!axes.empty()) {
+    t.repeats.back() = numel;
+    t.strides.back() = Expr(1);
+  }
+  return t;
+}
+
+// Gathers read their params and indices straight from Data nodes (AutoFuse's form). Each becomes
+// a load of rows from GM: its output view carries the params' GM strides over the output's axes
+// (0 along the index dims), the gathered dim's extent and stride become attributes, and a Load
+// of the indices (extent 1 along the params dims) feeds it. The Data nodes get flat views over
+// the output's axes. The innermost output dim must come from params (a row per index).
+void RewriteGathers(Graph& g, std::vector<Decision>* d) {
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].type != "Gather") continue;
+    const auto consumers = g.Consumers();
+    const std::string what = "Gather '" + g.nodes[i].name + "'";
+    const int pn = g.nodes[i].inputs.at(0).node;
+    const int qn = g.nodes[i].inputs.at(1).node;
+    for (const int x : {pn, qn}) {
+      const Node& src = g.nodes[static_cast<std::size_t>(x)];
+      if (src.type != "Data" || consumers[static_cast<std::size_t>(x)].size() != 1) {
+        throw ScheduleError("GATHER_INPUT", what + " reads '" + src.name +
+                                                "': params and indices must be kernel inputs "
+                                                "read by the Gather alone");
+      }
+    }
+    const ir::Tensor pt = g.nodes[static_cast<std::size_t>(pn)].outputs.at(0);
+    const ir::Tensor it = g.nodes[static_cast<std::size_t>(qn)].outputs.at(0);
+    if (it.dtype != DType::kInt32 && it.dtype != DType::kInt64) {
+      throw ScheduleError("GATHER_INDEX_DTYPE", what + " has " +
+                                                    std::string(ir::DTypeName(it.dtype)) +
+                                                    " indices; int32 or int64 are gathered");
+    }
+    const auto axis = ir::GatherAxis(g.nodes[i], pt.axis.size());
+    Node& n = g.nodes[i];
+    ir::Tensor& out = n.outputs.at(0);
+    if (!axis || out.axis.size() + 1 != pt.axis.size() + it.axis.size()) {
+      throw ScheduleError("GATHER_VIEW", what +
+                                             ": its output is not params[:axis] + indices + "
+                                             "params[axis+1:]");
+    }
+    const std::size_t a = *axis;
+    const std::size_t n_idx = it.axis.size();
+    if (a + 1 == pt.axis.size()) {
+      throw ScheduleError("GATHER_INNERMOST_INDEX",
+                          what +
+                              " gathers along the params' innermost dim: every element would "
+                              "be its own DMA (not built; AutoFuse V2 uses IndirectLoad)");
+    }
+    ir::Tensor idx = it;
+    idx.axis = out.axis;
+    idx.repeats.assign(out.axis.size(), Expr(1));
+    idx.strides.assign(out.axis.size(), Expr(0));
+    for (std::size_t j = 0; j < out.axis.size(); ++j) {
+      if (j < a) {
+        out.strides[j] = pt.strides[j];
+      } else if (j < a + n_idx) {
+        out.strides[j] = Expr(0);
+        idx.repeats[j] = it.repeats[j - a];
+        idx.strides[j] = it.strides[j - a];
+      } else {
+        out.strides[j] = pt.strides[j - n_idx + 1];
+      }
+    }
+    n.attrs["gather_extent"] = pt.repeats[a];
+    n.attrs["gather_stride"] = pt.strides[a];
+    Node load;
+    load.name = UniqueName(g, n.name + "_indices");
+    load.type = "Load";
+    load.inputs = {{qn, 0}};
+    load.sched = n.sched;
+    load.outputs = {idx};
+    const std::vector<std::int64_t> axes = out.axis;
+    const std::string name = n.name;
+    g.nodes[static_cast<std::size_t>(pn)].outputs[0] = FlatView(pt, axes);
+    g.nodes[static_cast<std::size_t>(qn)].outputs[0] = FlatView(it, axes);
+    const int at = InsertAfter(g, qn, std::move(load));
+    const std::size_t gi = i + (static_cast<std::size_t>(at) <= i ? 1 : 0);
+    g.nodes[gi].inputs[1] = {at, 0};
+    if (static_cast<std::size_t>(at) <= i) ++i;
+    d->push_back({"normalize", "GATHER_ROWS",
+                  "Gather '" + name + "' reads its params row by row from GM at each index; '" +
+                      g.nodes[static_cast<std::size_t>(at)].name + "' loads the indices"});
+  }
+}
+
 // Transposes fold into the loads they read (AutoFuse eliminates them into Load strides when a
 // reduction follows, and in its `_group_transpose` template): every node of the input's cone
 // lists its dims in the output's order, the loads keep their GM strides (the innermost may now
@@ -512,6 +610,7 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
   SortTopo(g);
   FoldTransposes(g, d);
   FoldSplits(g, d);
+  RewriteGathers(g, d);
 
   // One loop nest for all compute nodes (the elementwise/broadcast subset).
   std::vector<std::int64_t> nest;
@@ -520,12 +619,14 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
     const ir::OpDef* op = ir::FindOp(n.type);
     if (op->compute != ir::ComputeType::kElewise && op->compute != ir::ComputeType::kBroadcast &&
         op->compute != ir::ComputeType::kLoad && op->compute != ir::ComputeType::kStore &&
-        op->compute != ir::ComputeType::kReduce && op->compute != ir::ComputeType::kConcat) {
+        op->compute != ir::ComputeType::kReduce && op->compute != ir::ComputeType::kConcat &&
+        op->compute != ir::ComputeType::kGather) {
       throw ScheduleError("UNSUPPORTED_COMPUTE_TYPE",
                           "node '" + n.name + "' (" + n.type + ") is a " +
                               std::string(ir::ComputeTypeName(op->compute)) +
-                              " op; this schedule handles elementwise, broadcast, reduce and "
-                              "concat graphs");
+                              " op; this schedule handles elementwise, broadcast, reduce, "
+                              "concat and gather graphs (transposes and splits fold into "
+                              "loads)");
     }
     if (nest.empty()) nest = n.sched.axis;
     if (n.sched.axis != nest) {

@@ -120,6 +120,11 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   std::vector<int> loads;  // contiguous-row loads
   std::vector<int> strided;
   std::vector<int> stores;
+  // Gathers read rows from GM into a VECIN queue like loads; they come first, so they get queues
+  // of their own (the staging path is for plain loads).
+  for (int i = 0; i < n; ++i) {
+    if (g.nodes[i].type == "Gather") loads.push_back(i);
+  }
   for (int i = 0; i < n; ++i) {
     if (g.nodes[i].type == "Load") (IsStridedLoad(g.nodes[i]) ? strided : loads).push_back(i);
     if (g.nodes[i].type == "Store") stores.push_back(i);
@@ -197,6 +202,11 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
     const int l = loads[k];
     if (!stage || static_cast<int>(k) < in_budget - 1) {
       r.node_buffer[l] = add(BufKind::kQueueIn, 2, esize(l));
+    } else if (g.nodes[l].type == "Gather") {
+      throw ScheduleError("TOO_MANY_GATHERS",
+                          "Gather '" + g.nodes[l].name +
+                              "' would need a VECIN queue beyond the budget of " +
+                              std::to_string(budget));
     } else {
       if (staging < 0) {
         staging = add(BufKind::kQueueIn, 2, esize(l));
@@ -225,8 +235,9 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   for (int i = 0; i < n; ++i) {
     const Node& node = g.nodes[i];
     const bool gathered = r.gather_queue[i] >= 0;
-    const bool needs_tbuf = (IsCompute(node) && node.type != "Load" && node.type != "Store") ||
-                            node.type == "Scalar" || r.staged[i] || gathered;
+    const bool needs_tbuf =
+        (IsCompute(node) && node.type != "Load" && node.type != "Store" && node.type != "Gather") ||
+        node.type == "Scalar" || r.staged[i] || gathered;
     if (!needs_tbuf) continue;
     if (consumers[i].size() == 1 && own_out && g.nodes[consumers[i][0].first].type == "Store" &&
         node.type != "Scalar" && !r.staged[i] && !gathered && !persistent(i)) {
@@ -1079,6 +1090,14 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     throw ScheduleError("TOO_MANY_AXES", "graph '" + g.name + "' has more than 31 loop axes");
   }
   GroupAxes(r);
+  for (const auto& n : g.nodes) {
+    if (n.type == "Gather" && r.passes > 0) {
+      throw ScheduleError("GATHER_WITH_REDUCE",
+                          "Gather '" + n.name +
+                              "' in a graph with reductions: the reduce templates do not take a "
+                              "Gather yet");
+    }
+  }
   FindParts(r);
   PlanBuffers(r, profile);
   const int n_dims = static_cast<int>(r.dims.size());

@@ -35,6 +35,9 @@
 // Split pieces, like a Concat's inputs, are parts: tensors with an extent of their own along one
 // dim, which stays whole in UB with the dims after it.
 //
+// A Gather (params and indices read from Data) becomes a load of params rows at its indices,
+// with a Load of the indices block; the kernel checks every index.
+//
 // Concat (one Concat node whose concat dim is not the outermost): the concat dim and the dims
 // after it stay whole in UB, so its cases tile a dim before it; each input's values live in UB
 // with their own extent along the concat dim, and the Concat copies their rows into the output

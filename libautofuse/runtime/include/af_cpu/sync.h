@@ -1,6 +1,6 @@
 // Block identity and synchronisation: GetBlockIdx/GetBlockNum, PipeBarrier and SetFlag/WaitFlag
 // (program order already serialises pipes on the CPU; flags are checked for a matching SetFlag),
-// and SyncAll, a real barrier across all blocks of the launch.
+// and SyncAll, a real barrier across all blocks of the launch; trap(), which stops the kernel.
 #pragma once
 
 #include <cstdint>
@@ -123,6 +123,12 @@ __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
                                 " differs from block_dim (partial SyncAll is not modelled)");
   }
   af_cpu::Barrier("SyncAll");
+}
+
+// trap(): the kernel stops here (the device intrinsic raises an exception on the core). Generated
+// kernels call it when a Gather index is out of range.
+[[noreturn]] inline void trap() {
+  af_cpu::Fail("trap", "the kernel called trap(): a Gather index is outside the gathered dim");
 }
 
 }  // namespace AscendC
