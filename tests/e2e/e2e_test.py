@@ -251,6 +251,12 @@ def case_embedding_add(rng, b):
     return [emb, idx, flat(pos, 2)], [emb[idx] + pos]
 
 
+def case_split_shared(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"] + b["s2"]))
+    a = np.abs(x)
+    return [flat(x, 2)], [a[:, :b["s1"]].copy(), -a[:, b["s1"]:], a * a]
+
+
 # Concat shape sets: 1-sized dims, aligned and unaligned column counts (the concat template runs
 # only when every input but the last ends on a 32-byte boundary), primes, many rows, long rows.
 SHAPES_CAT3 = [
@@ -336,6 +342,9 @@ CASES = {
     "embedding_add": (case_embedding_add, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 50, "s1": 24, "s2": 7}, {"s0": 1000, "s1": 3, "s2": 4099},
         {"s0": 13, "s1": 70001, "s2": 3}, {"s0": 97, "s1": 128, "s2": 1031}]),
+    "split_shared": (case_split_shared, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
+        {"s0": 1000, "s1": 3, "s2": 2}, {"s0": 3, "s1": 3000, "s2": 2001}]),
     "concat_int32": (case_concat_int32, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 8, "s2": 3}, {"s0": 37, "s1": 3, "s2": 8},
         {"s0": 1000, "s1": 65, "s2": 1}, {"s0": 5, "s1": 4096, "s2": 4099}]),
@@ -345,7 +354,8 @@ CASES = {
 # load's staging layout depends on which dim the case tiles.
 FORCE_ALL_CASES = {
     "transpose_add", "permute3d_fp16", "step_slice", "transpose_sum", "concat_last", "concat_mid",
-    "rotary_fp16", "concat_int32", "transpose_relu_add", "split3", "embedding_add"}
+    "rotary_fp16", "concat_int32", "transpose_relu_add", "split3", "embedding_add",
+    "split_shared"}
 
 
 COUNTERS = re.compile(r"MTE2 (\d+) B, MTE3 (\d+) B, (\d+) vector repeats")

@@ -283,9 +283,11 @@ void SortTopo(Graph& g) {
 
 // The nodes a data-movement op's input is computed from (`root` included), ascending; Data and
 // Scalar nodes are not part of it. Throws `code` when one of them is not a load, an elementwise
-// op or a broadcast, or when a value of it is also read outside the cone and `users`.
+// op or a broadcast. `*shared` names a cone node whose value is also read outside the cone and
+// `users` ("" when none): folding then recomputes the cone for the op.
 std::vector<int> FoldableCone(const Graph& g, int root, const std::set<int>& users,
-                              const std::string& code, const std::string& what) {
+                              const std::string& code, const std::string& what,
+                              std::string* shared) {
   std::set<int> cone;
   std::vector<int> stack{root};
   while (!stack.empty()) {
@@ -306,16 +308,31 @@ std::vector<int> FoldableCone(const Graph& g, int root, const std::set<int>& use
     throw ScheduleError(code, what + " reads a Data node directly: there is no load to fold into");
   }
   const auto consumers = g.Consumers();
+  shared->clear();
   for (const int i : cone) {
     for (const auto& [c, slot] : consumers[static_cast<std::size_t>(i)]) {
-      if (cone.contains(c) || users.contains(c)) continue;
-      throw ScheduleError(code, what + " reads '" + g.nodes[static_cast<std::size_t>(i)].name +
-                                    "', which '" + g.nodes[static_cast<std::size_t>(c)].name +
-                                    "' also reads: folding would need it twice (recompute is "
-                                    "not built yet)");
+      if (cone.contains(c) || users.contains(c) || !shared->empty()) continue;
+      *shared = "'" + g.nodes[static_cast<std::size_t>(i)].name + "' (also read by '" +
+                g.nodes[static_cast<std::size_t>(c)].name + "')";
     }
   }
   return {cone.begin(), cone.end()};
+}
+
+// Appends a copy of the cone's nodes (named <name><suffix>, inputs inside the cone remapped to
+// the copies) and returns old index -> copy index.
+std::map<int, int> CloneCone(Graph& g, const std::vector<int>& cone, const std::string& suffix) {
+  std::map<int, int> copy;
+  for (const int c : cone) {
+    Node n = g.nodes[static_cast<std::size_t>(c)];
+    n.name = UniqueName(g, n.name + suffix);
+    for (auto& in : n.inputs) {
+      if (const auto it = copy.find(in.node); it != copy.end()) in.node = it->second;
+    }
+    copy[c] = static_cast<int>(g.nodes.size());
+    g.nodes.push_back(std::move(n));
+  }
+  return copy;
 }
 
 // UB strides of a tensor held contiguously in its own dim order (0 along extent-1 dims).
@@ -455,9 +472,20 @@ void FoldTransposes(Graph& g, std::vector<Decision>* d) {
                                                 ": its output axes are not a permutation of "
                                                 "its input's");
     }
-    const auto cone =
-        FoldableCone(g, t.inputs[0].node, {static_cast<int>(i)}, "TRANSPOSE_UNFOLDABLE", what);
-    const auto order = t.outputs[0].axis;
+    std::string shared;
+    const auto cone = FoldableCone(g, t.inputs[0].node, {static_cast<int>(i)},
+                                   "TRANSPOSE_UNFOLDABLE", what, &shared);
+    if (!shared.empty()) {
+      // Recomputing the cone would not help: its other readers loop in the input's order, the
+      // folded copy in the output's, and one kernel has one loop nest (transposed stores are not
+      // built).
+      throw ScheduleError("TRANSPOSE_UNFOLDABLE",
+                          what + " reads " + shared +
+                              ", which needs the input's dim order; one loop nest cannot hold "
+                              "both orders");
+    }
+    const auto order = g.nodes[i].outputs[0].axis;
+    const ir::InputRef src = g.nodes[i].inputs[0];
     // Lists a view's dims in `order` (a view over other axes, e.g. a flat Data, stays).
     auto reorder = [&](ir::Tensor& v) {
       if (v.axis.size() != order.size() ||
@@ -489,7 +517,7 @@ void FoldTransposes(Graph& g, std::vector<Decision>* d) {
       n.sched.axis = order;
       n.sched.loop_axis = order.empty() ? -1 : order.back();
     }
-    Rewire(g, {static_cast<int>(i), 0}, t.inputs[0]);
+    Rewire(g, {static_cast<int>(i), 0}, src);
     keep[i] = false;
     any = true;
     d->push_back({"normalize", "FOLD_TRANSPOSE",
@@ -497,7 +525,9 @@ void FoldTransposes(Graph& g, std::vector<Decision>* d) {
                       ": its input is computed in the output's dim order (a load whose innermost "
                       "dim becomes strided is gathered into loop order)"});
   }
-  if (any) g = Filter(g, keep);
+  if (!any) return;
+  g = Filter(g, keep);
+  SortTopo(g);
 }
 
 // Split pieces fold into the loads they read (AutoFuse converts a first-axis split into loads):
@@ -516,41 +546,40 @@ void FoldSplits(Graph& g, std::vector<Decision>* d) {
     const ir::InputRef src = g.nodes[i].inputs.at(0);
     const auto dim = ir::SplitDim(g, static_cast<int>(i));
     const std::set<int> users(group.begin(), group.end());
-    const auto cone = FoldableCone(g, src.node, users, "SPLIT_UNFOLDABLE", what);
+    std::string shared;
+    const auto cone = FoldableCone(g, src.node, users, "SPLIT_UNFOLDABLE", what, &shared);
     Expr off(0);
     for (std::size_t k = 0; k < pieces.size(); ++k) {
       const ir::Tensor& piece = g.nodes[static_cast<std::size_t>(pieces[k].node)].outputs.at(
           static_cast<std::size_t>(pieces[k].output));
       const Expr len = dim ? piece.repeats.at(*dim) : Expr(1);
-      std::map<int, int> copy;  // cone node -> its copy for this piece
-      for (const int c : cone) {
-        Node n = g.nodes[static_cast<std::size_t>(c)];
-        n.name = UniqueName(g, n.name + "_p" + std::to_string(k));
-        for (auto& in : n.inputs) {
-          if (const auto it = copy.find(in.node); it != copy.end()) in.node = it->second;
-        }
+      const auto copy = CloneCone(g, cone, "_p" + std::to_string(k));
+      gone.resize(g.nodes.size(), false);
+      for (const auto& [from, to] : copy) {
+        Node& n = g.nodes[static_cast<std::size_t>(to)];
         ir::Tensor& v = n.outputs.at(0);
-        if (dim && v.repeats.at(*dim) != Expr(1)) {
-          if (n.type == "Load") {
-            Expr base(0);
-            if (const ir::AttrValue* a = n.FindAttr("offset")) {
-              if (const auto* e = std::get_if<Expr>(a)) base = *e;
-              if (const auto* x = std::get_if<std::int64_t>(a)) base = Expr(*x);
-            }
-            n.attrs["offset"] = base + off * v.strides.at(*dim);
+        if (!dim || v.repeats.at(*dim) == Expr(1)) continue;
+        if (n.type == "Load") {
+          Expr base(0);
+          if (const ir::AttrValue* a = n.FindAttr("offset")) {
+            if (const auto* e = std::get_if<Expr>(a)) base = *e;
+            if (const auto* x = std::get_if<std::int64_t>(a)) base = Expr(*x);
           }
-          v.repeats[*dim] = len;
-          if (n.type != "Load") ContiguousStrides(v);
+          n.attrs["offset"] = base + off * v.strides.at(*dim);
         }
-        copy[c] = static_cast<int>(g.nodes.size());
-        g.nodes.push_back(std::move(n));
-        gone.push_back(false);
+        v.repeats[*dim] = len;
+        if (n.type != "Load") ContiguousStrides(v);
       }
       Rewire(g, {pieces[k].node, pieces[k].output}, {copy.at(src.node), src.output});
       off = off + len;
     }
+    // The original cone goes unless other nodes read it (then the pieces recompute it).
     for (const int c : cone)
-      gone[static_cast<std::size_t>(c)] = true;
+      gone[static_cast<std::size_t>(c)] = shared.empty();
+    if (!shared.empty()) {
+      d->push_back({"normalize", "RECOMPUTE",
+                    what + " reads " + shared + ": its loads and ops are recomputed per piece"});
+    }
     for (const int s : group)
       gone[static_cast<std::size_t>(s)] = true;
     any = true;
