@@ -70,6 +70,12 @@ FusionTab::FusionTab(QWidget* parent) : InspectorTab(parent) {
   frontend_label_ = new QLabel(frontend_box_);
   fe_layout->addWidget(frontend_label_);
   fe_layout->addWidget(frontend_view_, 1);
+  grouping_ = new QStandardItemModel(this);
+  grouping_box_ = new QWidget(split);
+  auto* gr_layout = new QVBoxLayout(grouping_box_);
+  gr_layout->setContentsMargins(0, 0, 0, 0);
+  gr_layout->addWidget(new QLabel(tr("<b>Inductor vs autofuse grouping</b>"), grouping_box_));
+  gr_layout->addWidget(Table(grouping_, grouping_box_), 1);
   auto* bottom = new QWidget(split);
   auto* bottom_layout = new QVBoxLayout(bottom);
   bottom_layout->setContentsMargins(0, 0, 0, 0);
@@ -77,6 +83,7 @@ FusionTab::FusionTab(QWidget* parent) : InspectorTab(parent) {
   bottom_layout->addWidget(buffers_view_, 1);
   split->addWidget(top);
   split->addWidget(frontend_box_);
+  split->addWidget(grouping_box_);
   split->addWidget(bottom);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
@@ -103,6 +110,7 @@ void FusionTab::showKernel(const RunPtr& run, int kernel, int /*tcase*/) {
                                         tr("Group A"), tr("Group B"), tr("Bytes saved"),
                                         tr("Message")});
   frontend_box_->hide();
+  showGrouping(run.get());
   const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
   refusal_->hide();
   if (k == nullptr) return;
@@ -138,8 +146,42 @@ void FusionTab::showKernel(const RunPtr& run, int kernel, int /*tcase*/) {
   showNode(node_);
 }
 
+void FusionTab::showGrouping(const Run* run) {
+  grouping_->clear();
+  grouping_->setHorizontalHeaderLabels(
+      {tr("Model"), tr("Result"), tr("Inductor"), tr("autofuse"), tr("Reason codes"), tr("Nodes")});
+  if (run != nullptr && !run->report) run = nullptr;
+  grouping_box_->setVisible(run != nullptr && run->report->framework_groupings_size() > 0);
+  if (run == nullptr) return;
+  auto join = [](const auto& list, const char* sep) {
+    QStringList out;
+    for (const auto& x : list)
+      out << QString::fromStdString(x);
+    return out.join(QString::fromLatin1(sep));
+  };
+  for (const auto& g : run->report->framework_groupings()) {
+    const QString model = QString::fromStdString(g.model()).section(QLatin1Char('/'), -1);
+    grouping_->appendRow({Cell(model), Cell(tr("summary")),
+                          Cell(tr("%1 kernel(s)").arg(g.inductor_kernels())),
+                          Cell(tr("%1 kernel(s)").arg(g.our_kernels())), Cell(QString()),
+                          Cell(tr("%1 identical, %2 split, %3 merged; %4 / %5 nodes fused by one "
+                                  "side only")
+                                   .arg(g.identical())
+                                   .arg(g.split())
+                                   .arg(g.merged())
+                                   .arg(g.inductor_only_nodes())
+                                   .arg(g.ours_only_nodes()))});
+    for (const auto& d : g.diffs())
+      grouping_->appendRow({Cell(model), Cell(QString::fromStdString(d.kind())),
+                            Cell(join(d.inductor_groups(), " + ")),
+                            Cell(join(d.our_groups(), " + ")), Cell(join(d.codes(), ", ")),
+                            Cell(join(d.nodes(), " "))});
+  }
+}
+
 void FusionTab::showFallback(const RunPtr& run, int fallback) {
   showKernel(nullptr, -1, -1);
+  showGrouping(run.get());
   const report::FallbackReport* fb = run ? run->fallback(fallback) : nullptr;
   if (fb == nullptr) return;
   const QString reason = QString::fromStdString(fb->reason());

@@ -33,6 +33,9 @@ class FusionTab : public InspectorTab {
   QStandardItemModel* buffers() const { return buffers_; }
   // The front end's decisions that concern the kernel or unfused op shown (FrontendColumn).
   QStandardItemModel* frontendDecisions() const { return frontend_; }
+  // "Inductor vs autofuse grouping": the report's framework_groupings (identical pairs, splits,
+  // merges, nodes fused by one side only) with our reason codes; hidden when the report has none.
+  QStandardItemModel* grouping() const { return grouping_; }
   QString refusal() const;
   // Rows of decisions() that mention the selected node.
   QList<int> highlightedRows() const;
@@ -63,6 +66,10 @@ class FusionTab : public InspectorTab {
   QStandardItemModel* frontend_;
   QTableView* frontend_view_;
   QString node_;
+  QWidget* grouping_box_;
+  QStandardItemModel* grouping_;
+
+  void showGrouping(const Run* run);
 
   // Fills frontend() with the run's fusion decisions that name one of `nodes`.
   void showFrontendDecisions(const Run& run, const QStringList& nodes, const QString& what);

@@ -166,6 +166,46 @@ TEST(ImportersCli, TransposedReadsRunEndToEnd) {
   EXPECT_THAT(af::test::ReadFile(out / "k" / "report.json"), HasSubstr("STRIDED_LOAD_GATHER"));
 }
 
+// Inductor's grouping beside ours: afc inspect on a model folder prints the summary, afc compile
+// carries the comparison in report.json (framework_groupings) and in its --json output.
+TEST(ImportersCli, GroupingComparisonOnOurModelFolder) {
+  const fs::path model =
+      af::test::OurFixtures() / "inductor" / "grouping" / "model__0_inference_0.0";
+  const auto j = InspectJson(model);
+  ASSERT_EQ(j["models"].size(), 1u);
+  const auto& g = j["models"][0]["framework_groupings"];
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0]["inductor_kernels"], 4);
+  EXPECT_EQ(g[0]["our_kernels"], 3);
+  EXPECT_EQ(g[0]["identical"], 1);
+  EXPECT_EQ(g[0]["split"], 1);
+  EXPECT_EQ(g[0]["merged"], 1);
+  EXPECT_EQ(g[0]["inductor_only_nodes"], 1);
+  EXPECT_EQ(g[0].value("ours_only_nodes", 0), 0);
+  const Result human = Afc("inspect " + Quote(model.string()));
+  EXPECT_EQ(human.code, 0);
+  EXPECT_THAT(human.out, HasSubstr("Inductor vs autofuse grouping (model__0_inference_0.0): "
+                                   "Inductor 4 kernel(s), ours 3; 1 identical, 1 split by us, 1 "
+                                   "merged by us; 1 node(s) only Inductor fuses, 0 only we fuse"));
+  EXPECT_THAT(human.out, HasSubstr("split: op5_op6 -> autofused_exp_"));
+  EXPECT_THAT(human.out, HasSubstr("[UNSUPPORTED_OP]: cumsum exp"));
+  EXPECT_THAT(human.out, HasSubstr("merged: op2_op3 + op4 -> autofused_"));
+  // afc compile takes the folder through our front end (it holds fx_graph_readable.py).
+  const auto out = af::test::TempDir("grouping_compile") / "k";
+  const Result c = Afc("compile " + Quote(model.string()) + " --json --out " + Quote(out.string()));
+  ASSERT_EQ(c.code, 0) << c.err;
+  const auto cj = nlohmann::json::parse(c.out);
+  ASSERT_EQ(cj["framework_groupings"].size(), 1u);
+  EXPECT_EQ(cj["framework_groupings"][0]["identical"], 1);
+  EXPECT_EQ(cj["framework_groupings"][0]["merged"], 1);
+  const auto rep = nlohmann::json::parse(af::test::ReadFile(out / "report.json"));
+  const auto& fg = rep["framework_groupings"][0];
+  EXPECT_EQ(fg["inductor_groups"].size(), 5u);
+  EXPECT_EQ(fg["our_groups"].size(), 3u);
+  EXPECT_EQ(fg["diffs"].size(), 2u);
+  EXPECT_EQ(fg["identical_pairs"][0].get<std::string>().rfind("op0 = autofused_add_relu_", 0), 0u);
+}
+
 TEST(ImportersCli, MissingAndNonDumpInputsExitTwo) {
   const Result missing = Afc("inspect /nonexistent/torch_compile_debug");
   EXPECT_EQ(missing.code, 2);
@@ -198,6 +238,40 @@ TEST(ImportersCliReal, EveryInductorFixtureLoadsWithMatchingCounts) {
   EXPECT_EQ(dirs, 9);
   std::cout << dirs << " fixture folders, " << kernels << " kernels, " << nodes
             << " top-level IR nodes\n";
+}
+
+// MNIST (torch 2.5.1): Inductor's grouping beside ours per model folder, concrete counts.
+TEST(ImportersCliReal, GroupingComparisonOnMnist) {
+  AF_REQUIRE_REAL_FIXTURES();
+  fs::path run;
+  for (const auto& d :
+       fs::directory_iterator(af::test::RealFixtures() / "inductor" /
+                              "t2.5.1_mnist_cnn_cpu_dynamic_fullrun" / "torch_compile_debug"))
+    run = d.path() / "torchinductor";
+  struct Want {
+    const char* folder;
+    int inductor, ours, identical, split, merged, inductor_only;
+  };
+  for (const Want& w : {Want{"model__0_forward_1.0", 7, 5, 3, 3, 1, 5},
+                        Want{"model__0_backward_3.1", 7, 6, 2, 2, 2, 2},
+                        Want{"model__2_inference_7.4", 4, 4, 3, 1, 0, 1}}) {
+    SCOPED_TRACE(w.folder);
+    const auto j = InspectJson(run / w.folder);
+    const auto& g = j["models"][0]["framework_groupings"];
+    ASSERT_EQ(g.size(), 1u);
+    EXPECT_EQ(g[0]["inductor_kernels"], w.inductor);
+    EXPECT_EQ(g[0]["our_kernels"], w.ours);
+    EXPECT_EQ(g[0].value("identical", 0), w.identical);
+    EXPECT_EQ(g[0].value("split", 0), w.split);
+    EXPECT_EQ(g[0].value("merged", 0), w.merged);
+    EXPECT_EQ(g[0].value("inductor_only_nodes", 0), w.inductor_only);
+    EXPECT_EQ(g[0].value("ours_only_nodes", 0), 0);
+  }
+  // The backward pass: our reduce-axes refusal is the reason Inductor's softmax-backward kernel
+  // is split.
+  const Result human = Afc("inspect " + Quote((run / "model__0_backward_3.1").string()));
+  EXPECT_THAT(human.out, HasSubstr("split: op0_op1 -> autofused_sum_"));
+  EXPECT_THAT(human.out, HasSubstr("[REDUCE_AXES_CONFLICT]"));
 }
 
 TEST(ImportersCliReal, EveryFixtureFileLoads) {

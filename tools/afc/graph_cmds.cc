@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "autofuse/pipeline/estimate.h"
 #include "autofuse/pipeline/graph_driver.h"
 #include "autofuse/support/error.h"
+#include "report.pb.h"
 
 namespace af::cli {
 namespace {
@@ -45,6 +47,79 @@ int Refused(const pipeline::GraphCompileResult& r) {
 
 }  // namespace
 
+json GroupingSummary(const json& groupings) {
+  json out = json::array();
+  for (const auto& g : groupings) {
+    json d = json::array();
+    for (const auto& x : g.value("diffs", json::array()))
+      d.push_back({{"kind", x.value("kind", "")},
+                   {"inductor", x.value("inductor_groups", json::array())},
+                   {"ours", x.value("our_groups", json::array())},
+                   {"codes", x.value("codes", json::array())}});
+    out.push_back({{"model", g.value("model", "")},
+                   {"inductor_kernels", g.value("inductor_kernels", 0)},
+                   {"our_kernels", g.value("our_kernels", 0)},
+                   {"identical", g.value("identical", 0)},
+                   {"split", g.value("split", 0)},
+                   {"merged", g.value("merged", 0)},
+                   {"inductor_only_nodes", g.value("inductor_only_nodes", 0)},
+                   {"ours_only_nodes", g.value("ours_only_nodes", 0)},
+                   {"diffs", d}});
+  }
+  return out;
+}
+
+void PrintGroupingSummary(const json& groupings, const std::string& indent) {
+  auto join = [](const json& a, const char* sep) {
+    std::string s;
+    for (const auto& x : a)
+      s += (s.empty() ? "" : sep) + x.get<std::string>();
+    return s;
+  };
+  for (const auto& g : groupings) {
+    std::cout << indent << "Inductor vs autofuse grouping ("
+              << std::filesystem::path(g.value("model", "")).filename().string() << "): Inductor "
+              << g.value("inductor_kernels", 0) << " kernel(s), ours " << g.value("our_kernels", 0)
+              << "; " << g.value("identical", 0) << " identical, " << g.value("split", 0)
+              << " split by us, " << g.value("merged", 0) << " merged by us; "
+              << g.value("inductor_only_nodes", 0) << " node(s) only Inductor fuses, "
+              << g.value("ours_only_nodes", 0) << " only we fuse\n";
+    for (const auto& x : g.value("diffs", json::array())) {
+      std::cout << indent << "  " << x.value("kind", "") << ": "
+                << join(x.value("inductor_groups", json::array()), " + ") << " -> "
+                << join(x.value("our_groups", json::array()), " + ");
+      if (const auto codes = x.value("codes", json::array()); !codes.empty())
+        std::cout << " [" << join(codes, ", ") << "]";
+      std::cout << ": " << join(x.value("nodes", json::array()), " ") << "\n";
+    }
+    for (const auto& n : g.value("notes", json::array()))
+      if (n.get<std::string>().rfind("not compared", 0) == 0)
+        std::cout << indent << "  " << n.get<std::string>() << "\n";
+  }
+}
+
+json ReportGroupings(const std::string& dir) {
+  std::ifstream in(std::filesystem::path(dir) / "report.json");
+  if (!in) return json::array();
+  const json rep = json::parse(in, nullptr, false);
+  if (rep.is_discarded() || !rep.contains("framework_groupings")) return json::array();
+  return rep["framework_groupings"];
+}
+
+json FolderGroupings(const std::string& model_dir) {
+  report::CompileReport rep;
+  try {
+    if (!pipeline::CompareWithInductor(model_dir, pipeline::Options{},
+                                       rep.add_framework_groupings()))
+      return json::array();
+  } catch (const InputError& e) {
+    return json::array(
+        {{{"model", model_dir}, {"notes", {std::string("not compared: ") + e.what()}}}});
+  }
+  const json j = json::parse(pipeline::ReportToJson(rep), nullptr, false);
+  return j.is_discarded() ? json::array() : j.value("framework_groupings", json::array());
+}
+
 int RunCompileGraph(const CompileOptions& opts, const pipeline::Options& o) {
   const auto r = pipeline::CompileModelGraph(opts.common.input, o);
   pipeline::WriteGraphOutputs(r, o, opts.out, opts.force);
@@ -64,6 +139,7 @@ int RunCompileGraph(const CompileOptions& opts, const pipeline::Options& o) {
                     {"error_code", k.error_code}});
     j["kernels"] = ks;
     j["fallbacks"] = r.fusion.fallbacks.size();
+    j["framework_groupings"] = GroupingSummary(ReportGroupings(opts.out));
     j["out"] = opts.out;
     j["report"] = opts.out + "/report.json";
     j["fusion"] = opts.out + "/fusion.json";
@@ -74,6 +150,7 @@ int RunCompileGraph(const CompileOptions& opts, const pipeline::Options& o) {
       for (const auto& s : r.compiled.timings)
         std::printf("  %-9s %8.2f ms\n", s.stage.c_str(), s.ms);
     }
+    PrintGroupingSummary(ReportGroupings(opts.out), "");
     std::cout << "report: " << opts.out << "/report.json, fusion: " << opts.out << "/fusion.json\n";
   }
   return Refused(r);

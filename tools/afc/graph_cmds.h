@@ -2,6 +2,9 @@
 // the fusion front end, then every fused kernel through the pipeline.
 #pragma once
 
+#include <nlohmann/json.hpp>
+#include <string>
+
 #include "autofuse/pipeline/pipeline.h"
 #include "commands.h"
 
@@ -15,5 +18,15 @@ struct EstimateOptions {
   CommonOptions common;
 };
 int RunEstimate(const EstimateOptions& opts);
+
+// Inductor's grouping beside ours (the CompileReport's framework_groupings, in report.json's
+// form): a compact summary per model folder for --json output, and the text form.
+nlohmann::json GroupingSummary(const nlohmann::json& groupings);
+void PrintGroupingSummary(const nlohmann::json& groupings, const std::string& indent);
+// framework_groupings of the report.json in `dir` (an empty array when it has none).
+nlohmann::json ReportGroupings(const std::string& dir);
+// framework_groupings for a model folder: Inductor's groups against our front end's decisions
+// with the default options (an empty array when the folder lacks one side).
+nlohmann::json FolderGroupings(const std::string& model_dir);
 
 }  // namespace af::cli

@@ -24,6 +24,7 @@
 #include "autofuse/model/graph.h"
 #include "autofuse/support/error.h"
 #include "commands.h"
+#include "graph_cmds.h"
 
 namespace af::cli {
 namespace {
@@ -528,8 +529,12 @@ int InspectDebugDump(const InspectOptions& opts) {
               {"fx_ops", 0},
               {"asc_hint_graphs", 0}};
   json models = json::array();
-  for (const auto& m : t.models)
+  for (const auto& m : t.models) {
     models.push_back(ModelJson(m, &totals));
+    // A model folder given alone: Inductor's grouping beside our front end's.
+    if (t.models.size() == 1 && t.layout == "model folder")
+      models.back()["framework_groupings"] = FolderGroupings(m.dir.string());
+  }
   if (opts.json) {
     json j;
     j["input"] = opts.input;
@@ -575,6 +580,7 @@ int InspectDebugDump(const InspectOptions& opts) {
       PrintOutputCode(s, "  ");
     for (const auto& d : m["autofused_dirs"])
       std::cout << "  inductor_npu_ext kernel folder " << d.get<std::string>() << "\n";
+    if (m.contains("framework_groupings")) PrintGroupingSummary(m["framework_groupings"], "  ");
   }
   return 0;
 }

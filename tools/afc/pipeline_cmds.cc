@@ -123,6 +123,7 @@ int RunCompile(const CompileOptions& opts) {
     for (const auto& f : r.fallbacks)
       fb.push_back({{"name", f.name}, {"origin", f.origin}, {"reason", f.reason}});
     j["fallbacks"] = fb;
+    j["framework_groupings"] = GroupingSummary(ReportGroupings(opts.out));
     j["out"] = opts.out;
     j["report"] = opts.out + "/report.json";
     std::cout << j.dump(2) << "\n";
@@ -136,6 +137,7 @@ int RunCompile(const CompileOptions& opts) {
       for (const auto& s : r.timings)
         std::printf("  %-9s %8.2f ms\n", s.stage.c_str(), s.ms);
     }
+    PrintGroupingSummary(ReportGroupings(opts.out), "");
     std::cout << "report: " << opts.out << "/report.json\n";
   }
   return ReportRefused(r);

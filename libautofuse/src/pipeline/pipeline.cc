@@ -31,6 +31,7 @@
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/proto_io.h"
 #include "autofuse/ir/text.h"
+#include "autofuse/pipeline/graph_driver.h"
 #include "autofuse/support/error.h"
 #include "autofuse/support/file_write.h"
 #include "autofuse/support/strings.h"
@@ -88,6 +89,25 @@ bool IsInductorInput(const std::string& path) {
 
 bool AllBound(const std::vector<std::string>& symbols, const sym::Bindings& b) {
   return std::ranges::all_of(symbols, [&](const std::string& s) { return b.contains(s); });
+}
+
+// Inductor's grouping beside ours for every model folder of an Inductor input that holds
+// ir_post_fusion.txt and an FX graph (graph_driver.h). An FX graph we cannot read is a note.
+void AddInductorGroupings(const std::string& input, const Options& options,
+                          report::CompileReport* out) {
+  const auto tree = importers::inductor::DiscoverDebugDump(input);
+  for (const auto& m : tree.models) {
+    if (m.Find(importers::inductor::DumpFileKind::kIrPostFusion) == nullptr) continue;
+    report::GroupingComparisonReport cmp;
+    try {
+      if (!CompareWithInductor(m.dir.string(), options, &cmp)) continue;
+    } catch (const InputError& e) {
+      cmp.Clear();
+      cmp.set_model(m.dir.string());
+      cmp.add_notes(std::string("not compared: ") + e.what());
+    }
+    *out->add_framework_groupings() = std::move(cmp);
+  }
 }
 
 }  // namespace
@@ -291,6 +311,8 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
     fr->set_origin(f.origin);
     fr->set_reason(f.reason);
   }
+  if (r.framework_groups && !importers::dfx::IsDfxDumpInput(r.input) && IsInductorInput(r.input))
+    AddInductorGroupings(r.input, options, out);
   const hw::Profile& profile = hw::GetProfile(options.soc);
   const auto solver = att::SolverOptionsFrom(options.flags, profile);
   const int perf_version = solver.perf_version;

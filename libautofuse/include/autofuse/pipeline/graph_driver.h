@@ -13,6 +13,10 @@
 #include "autofuse/model/graph.h"
 #include "autofuse/pipeline/pipeline.h"
 
+namespace af::report {
+class GroupingComparisonReport;
+}
+
 namespace af::pipeline {
 
 // A case directory (with fx_graph_readable.py) or a file that reads as an aten FX graph.
@@ -41,6 +45,19 @@ std::string GraphReportJson(const GraphCompileResult& r, const Options& options)
 // Writes the kernels' sources, report.json (FillGraphReport) and fusion.json into dir.
 void WriteGraphOutputs(const GraphCompileResult& r, const Options& options, const std::string& dir,
                        bool overwrite);
+
+// Inductor's grouping beside ours (issue 8) for a model folder holding ir_post_fusion.txt:
+// Inductor's post-fusion groups mapped onto the FX graph `g` our front end read, our fused
+// kernels (`kernel_names`, else codegen's names) and the comparison, into *out. False (and *out
+// untouched) without ir_post_fusion.txt. The second form reads the folder's FX graph
+// (fx_graph_readable.py, then transformed, then runnable) and decides fusion with `options`'
+// flags; false without one.
+bool CompareWithInductor(const std::string& model_dir, const model::Graph& g,
+                         const frontend::FusionResult& fusion,
+                         const std::vector<std::string>& kernel_names,
+                         report::GroupingComparisonReport* out);
+bool CompareWithInductor(const std::string& model_dir, const Options& options,
+                         report::GroupingComparisonReport* out);
 
 struct CaseRun {
   bool ok = false;
