@@ -27,6 +27,7 @@
 #include "autofuse/importers/inductor_hint.h"
 #include "autofuse/importers/inductor_ir.h"
 #include "autofuse/interp/interpreter.h"
+#include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/proto_io.h"
@@ -108,6 +109,27 @@ void AddInductorGroupings(const std::string& input, const Options& options,
     }
     *out->add_framework_groupings() = std::move(cmp);
   }
+}
+
+// The range random inputs are drawn from: [-2, 2], except Gather indices, which stay inside the
+// gathered dim ([-n, n) with negative_index_support, else [0, n)) so a random run does not trap.
+std::pair<double, double> RandomRange(const ir::Graph& hint, const std::string& data,
+                                      const sym::Bindings& b) {
+  const int d = hint.FindNode(data);
+  for (const auto& n : hint.nodes) {
+    if (n.type != "Gather" || n.inputs.size() < 2 || n.inputs[1].node != d) continue;
+    const ir::Tensor* params = ir::InputTensor(hint, n, 0);
+    const auto axis = params != nullptr ? ir::GatherAxis(n, params->repeats.size()) : std::nullopt;
+    if (!axis) break;
+    try {
+      const auto extent = static_cast<double>(params->repeats[*axis].Eval(b));
+      if (extent < 1) break;
+      return {ir::NegativeIndexSupport(n) ? -extent : 0.0, extent - 1};
+    } catch (const sym::Error&) {
+      break;
+    }
+  }
+  return {-2.0, 2.0};
 }
 
 }  // namespace
@@ -470,8 +492,9 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
             std::filesystem::path(run.inputs_dir) / ("in" + std::to_string(spec.index) + ".npy");
         inputs.push_back(data::ReadNpy(p.string(), spec.dtype));
       } else {
+        const auto [lo, hi] = RandomRange(k.hint, spec.name, options.bindings);
         inputs.push_back(
-            data::RandomArray(spec.dtype, spec.shape, run.seed * 7919 + spec.index, -2.0, 2.0));
+            data::RandomArray(spec.dtype, spec.shape, run.seed * 7919 + spec.index, lo, hi));
       }
     }
   }
