@@ -378,34 +378,14 @@ class Parser {
 
   static std::optional<ir::DType> DTypeOf(std::string_view s) {
     static const std::map<std::string_view, ir::DType> kShort = {
-        {"f32", ir::DType::kFloat32},
-        {"f16", ir::DType::kFloat16},
-        {"bf16", ir::DType::kBFloat16},
-        {"f64", ir::DType::kFloat64},
-        {"i8", ir::DType::kInt8},
-        {"i16", ir::DType::kInt16},
-        {"i32", ir::DType::kInt32},
-        {"i64", ir::DType::kInt64},
-        {"u8", ir::DType::kUInt8},
-        {"u16", ir::DType::kUInt16},
-        {"u32", ir::DType::kUInt32},
-        {"u64", ir::DType::kUInt64},
+        {"f32", ir::DType::kFloat32}, {"f16", ir::DType::kFloat16}, {"bf16", ir::DType::kBFloat16},
+        {"f64", ir::DType::kFloat64}, {"i8", ir::DType::kInt8},     {"i16", ir::DType::kInt16},
+        {"i32", ir::DType::kInt32},   {"i64", ir::DType::kInt64},   {"u8", ir::DType::kUInt8},
+        {"u16", ir::DType::kUInt16},  {"u32", ir::DType::kUInt32},  {"u64", ir::DType::kUInt64},
         {"i1", ir::DType::kBool},
-        {"DT_FLOAT", ir::DType::kFloat32},
-        {"DT_FLOAT16", ir::DType::kFloat16},
-        {"DT_BF16", ir::DType::kBFloat16},
-        {"DT_DOUBLE", ir::DType::kFloat64},
-        {"DT_INT8", ir::DType::kInt8},
-        {"DT_INT16", ir::DType::kInt16},
-        {"DT_INT32", ir::DType::kInt32},
-        {"DT_INT64", ir::DType::kInt64},
-        {"DT_UINT8", ir::DType::kUInt8},
-        {"DT_UINT16", ir::DType::kUInt16},
-        {"DT_UINT32", ir::DType::kUInt32},
-        {"DT_UINT64", ir::DType::kUInt64},
-        {"DT_BOOL", ir::DType::kBool},
     };
     if (const auto it = kShort.find(s); it != kShort.end()) return it->second;
+    if (const auto ge = ir::DTypeFromGeName(s)) return ge;
     return ir::DTypeFromName(s);
   }
 

@@ -278,28 +278,6 @@ class StreamReader {
   std::string file_;
 };
 
-std::optional<ir::DType> GeDType(std::string_view s) {
-  static const std::array<std::pair<std::string_view, ir::DType>, 13> kMap = {{
-      {"DT_FLOAT", ir::DType::kFloat32},
-      {"DT_FLOAT16", ir::DType::kFloat16},
-      {"DT_BF16", ir::DType::kBFloat16},
-      {"DT_DOUBLE", ir::DType::kFloat64},
-      {"DT_INT8", ir::DType::kInt8},
-      {"DT_INT16", ir::DType::kInt16},
-      {"DT_INT32", ir::DType::kInt32},
-      {"DT_INT64", ir::DType::kInt64},
-      {"DT_UINT8", ir::DType::kUInt8},
-      {"DT_UINT16", ir::DType::kUInt16},
-      {"DT_UINT32", ir::DType::kUInt32},
-      {"DT_UINT64", ir::DType::kUInt64},
-      {"DT_BOOL", ir::DType::kBool},
-  }};
-  for (const auto& [k, v] : kMap) {
-    if (k == s) return v;
-  }
-  return std::nullopt;
-}
-
 // GE elementwise ops whose aten equivalent takes just the tensors.
 const std::unordered_map<std::string_view, std::pair<std::string_view, std::string_view>>&
 AtenMap() {
@@ -483,7 +461,7 @@ model::Graph GeOnnxToModelGraph(const GeOnnxGraph& g, const std::string& file) {
   auto type_of = [](const GeTensorDesc* d) {
     model::ValueType t;
     if (d == nullptr || d->dtype.empty()) return t;
-    const auto dt = GeDType(d->dtype);
+    const auto dt = ir::DTypeFromGeName(d->dtype);
     if (!dt || !d->has_shape) return t;
     std::vector<sym::Expr> shape;
     for (std::int64_t v : d->shape) {

@@ -423,36 +423,37 @@ void Evaluator::EvalNode(int id) {
     set(0, {x.dt, s, Gather(x.v, s, ps, 0)});
     return;
   }
+  // An integer argument: a literal or a size symbol's bound value.
+  auto int_at = [&](std::size_t i, std::string_view kw, std::int64_t dflt) -> std::int64_t {
+    const Arg* a = ArgAt(n, i, kw);
+    if (a == nullptr || a->IsNone()) return dflt;
+    if (auto v = a->AsInt()) return *v;
+    if (a->IsValue()) {
+      const auto& t = g_.value(a->value).type;
+      if (t.expr) return t.expr->Eval(b_);
+    }
+    Fail(n, "integer argument '" + std::string(kw) + "'");
+  };
   if (name == "slice" || name == "select") {
     T x = tensor(0, "self");
     const std::size_t r = x.shape.size();
-    auto int_arg = [&](std::size_t i, std::string_view kw, std::int64_t dflt) -> std::int64_t {
-      const Arg* a = ArgAt(n, i, kw);
-      if (a == nullptr || a->IsNone()) return dflt;
-      if (auto v = a->AsInt()) return *v;
-      if (a->IsValue()) {
-        const auto& t = g_.value(a->value).type;
-        if (t.expr) return t.expr->Eval(b_);
-      }
-      Fail(n, "integer argument");
-    };
     const auto dim =
-        static_cast<std::size_t>(model::NormalizeDim(int_arg(1, "dim", 0), r).value_or(0));
+        static_cast<std::size_t>(model::NormalizeDim(int_at(1, "dim", 0), r).value_or(0));
     const Shape st = Strides(x.shape);
     Shape s = x.shape;
     Shape ss = st;
     std::int64_t offset = 0;
     const std::int64_t size = x.shape[dim];
     if (name == "select") {
-      std::int64_t idx = int_arg(2, "index", 0);
+      std::int64_t idx = int_at(2, "index", 0);
       if (idx < 0) idx += size;
       offset = idx * st[dim];
       s.erase(s.begin() + static_cast<std::ptrdiff_t>(dim));
       ss.erase(ss.begin() + static_cast<std::ptrdiff_t>(dim));
     } else {
-      std::int64_t start = int_arg(2, "start", 0);
-      std::int64_t end = int_arg(3, "end", size);
-      const std::int64_t step = int_arg(4, "step", 1);
+      std::int64_t start = int_at(2, "start", 0);
+      std::int64_t end = int_at(3, "end", size);
+      const std::int64_t step = int_at(4, "step", 1);
       if (start < 0) start += size;
       if (end < 0) end += size;
       start = std::clamp<std::int64_t>(start, 0, size);
@@ -465,16 +466,6 @@ void Evaluator::EvalNode(int id) {
     return;
   }
   // ---- data movement
-  auto int_at = [&](std::size_t i, std::string_view kw, std::int64_t dflt) -> std::int64_t {
-    const Arg* a = ArgAt(n, i, kw);
-    if (a == nullptr || a->IsNone()) return dflt;
-    if (auto v = a->AsInt()) return *v;
-    if (a->IsValue()) {
-      const auto& t = g_.value(a->value).type;
-      if (t.expr) return t.expr->Eval(b_);
-    }
-    Fail(n, "integer argument '" + std::string(kw) + "'");
-  };
   auto dim_at = [&](std::size_t i, std::size_t rank) -> std::size_t {
     auto d = model::NormalizeDim(int_at(i, "dim", 0), rank);
     if (!d) Fail(n, "dim out of range");

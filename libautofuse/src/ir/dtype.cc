@@ -2,6 +2,7 @@
 #include "autofuse/ir/dtype.h"
 
 #include <array>
+#include <utility>
 
 namespace af::ir {
 namespace {
@@ -70,6 +71,28 @@ bool IsUnsignedInt(DType t) {
 std::optional<DType> DTypeFromGe(std::int64_t ge_value) {
   for (const auto& i : kInfo) {
     if (i.ge == ge_value) return i.t;
+  }
+  return std::nullopt;
+}
+
+std::optional<DType> DTypeFromGeName(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, DType>, 13> kNames = {{
+      {"DT_FLOAT", DType::kFloat32},
+      {"DT_FLOAT16", DType::kFloat16},
+      {"DT_BF16", DType::kBFloat16},
+      {"DT_DOUBLE", DType::kFloat64},
+      {"DT_INT8", DType::kInt8},
+      {"DT_INT16", DType::kInt16},
+      {"DT_INT32", DType::kInt32},
+      {"DT_INT64", DType::kInt64},
+      {"DT_UINT8", DType::kUInt8},
+      {"DT_UINT16", DType::kUInt16},
+      {"DT_UINT32", DType::kUInt32},
+      {"DT_UINT64", DType::kUInt64},
+      {"DT_BOOL", DType::kBool},
+  }};
+  for (const auto& [k, v] : kNames) {
+    if (k == name) return v;
   }
   return std::nullopt;
 }

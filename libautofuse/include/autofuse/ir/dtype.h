@@ -36,6 +36,9 @@ bool IsUnsignedInt(DType t);
 
 // ge::DataType (C++ enum, graph/c_types) <-> DType. Unknown values give std::nullopt.
 std::optional<DType> DTypeFromGe(std::int64_t ge_value);
+// The names GE's dumps print for ge::DataType ("DT_FLOAT", "DT_BF16", ...; ge_onnx descriptors,
+// AutoFuse's DFX text). Unknown names give std::nullopt.
+std::optional<DType> DTypeFromGeName(std::string_view name);
 std::int64_t DTypeToGe(DType t);
 
 }  // namespace af::ir
