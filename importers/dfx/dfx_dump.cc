@@ -9,6 +9,7 @@
 #include <map>
 #include <system_error>
 
+#include "../common/folder_walk.h"
 #include "autofuse/support/error.h"
 #include "autofuse/support/strings.h"
 
@@ -17,8 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kMaxDepth = 8;
-constexpr std::size_t kMaxEntries = 200000;
+constexpr WalkLimits kWalkLimits{.max_depth = 8, .max_entries = 200000};
+constexpr WalkLimits kSniffLimits{.max_depth = 4, .max_entries = 20000};  // IsDfxDumpInput
 constexpr std::size_t kHeadBytes = 8192;
 
 bool StartsWith(std::string_view s, std::string_view p) {
@@ -157,23 +158,10 @@ bool IsDfxDumpInput(const std::string& path) {
     return LooksLikeAscGraphText(Head(p, 4096));
   }
   if (!fs::is_directory(p, ec)) return false;
-  std::size_t entries = 0;
-  fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec);
-  if (ec) return false;
-  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec || ++entries > 20000) return false;
-    if (it.depth() >= 4) it.disable_recursion_pending();
-    const fs::directory_entry& e = *it;
-    if (e.is_symlink(ec)) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (e.is_regular_file(ec) &&
-        ParseDumpFileName(e.path().filename().string(), "ascgraph_", ".txt")) {
-      return true;
-    }
-  }
-  return false;
+  // A quick look: any ascgraph dump near the top (the walk stops at the first one).
+  return WalkFiles(p, kSniffLimits, [](const fs::path& f) {
+           return !ParseDumpFileName(f.filename().string(), "ascgraph_", ".txt");
+         }) == WalkEnd::kStopped;
 }
 
 DfxDump DiscoverDfxDump(const fs::path& input) {
@@ -185,31 +173,16 @@ DfxDump DiscoverDfxDump(const fs::path& input) {
   if (fs::is_regular_file(input, ec)) {
     asc.push_back(input);
   } else if (fs::is_directory(input, ec)) {
-    std::size_t entries = 0;
-    fs::recursive_directory_iterator it(input, fs::directory_options::skip_permission_denied, ec);
-    if (ec) throw InputError(SourceLoc{input.string(), 0, 0}, "cannot list the folder");
-    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) break;
-      if (++entries > kMaxEntries) {
-        throw InputError(SourceLoc{input.string(), 0, 0},
-                         "more than " + std::to_string(kMaxEntries) + " entries below the folder");
-      }
-      if (it.depth() >= kMaxDepth) it.disable_recursion_pending();
-      const fs::directory_entry& e = *it;
-      if (e.is_symlink(ec)) {
-        it.disable_recursion_pending();
-        continue;
-      }
-      if (!e.is_regular_file(ec)) continue;
-      const std::string name = e.path().filename().string();
+    WalkFilesOrThrow(input, kWalkLimits, [&](const fs::path& f) {
+      const std::string name = f.filename().string();
       if (ParseDumpFileName(name, "ascgraph_", ".txt")) {
-        asc.push_back(e.path());
+        asc.push_back(f);
       } else if (ParseDumpFileName(name, "ge_onnx_", ".pbtxt")) {
-        onnx.push_back(e.path());
+        onnx.push_back(f);
       } else if (StartsWith(name, "py_code_") && EndsWith(name, ".py")) {
-        d.py_code.push_back(e.path());
+        d.py_code.push_back(f);
       }
-    }
+    });
   } else {
     throw InputError(SourceLoc{input.string(), 0, 0}, "no such file or folder");
   }

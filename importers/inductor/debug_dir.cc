@@ -7,6 +7,7 @@
 #include <map>
 #include <system_error>
 
+#include "../common/folder_walk.h"
 #include "autofuse/importers/fx_graph.h"
 #include "autofuse/importers/inductor_ir.h"
 #include "autofuse/importers/output_code.h"
@@ -19,8 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kMaxDepth = 12;
-constexpr std::size_t kMaxEntries = 200000;
+constexpr WalkLimits kWalkLimits{.max_depth = 12, .max_entries = 200000};
 constexpr std::size_t kSniffBytes = 1 << 20;
 
 std::string Head(const fs::path& p) {
@@ -193,25 +193,10 @@ DebugTree DiscoverDebugDump(const fs::path& input) {
     }
     add(input, k);
   } else if (fs::is_directory(st)) {
-    std::size_t entries = 0;
-    fs::recursive_directory_iterator it(input, fs::directory_options::skip_permission_denied, ec);
-    if (ec) throw InputError(SourceLoc{input.string(), 0, 0}, "cannot list the folder");
-    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) break;
-      if (++entries > kMaxEntries) {
-        throw InputError(SourceLoc{input.string(), 0, 0},
-                         "more than " + std::to_string(kMaxEntries) + " entries below the folder");
-      }
-      if (it.depth() >= kMaxDepth) it.disable_recursion_pending();
-      const fs::directory_entry& e = *it;
-      if (e.is_symlink(ec)) {
-        if (e.is_directory(ec)) it.disable_recursion_pending();
-        continue;
-      }
-      if (!e.is_regular_file(ec)) continue;
+    WalkFilesOrThrow(input, kWalkLimits, [&](const fs::path& f) {
       DumpFileKind k{};
-      if (ClassifyDumpFile(e.path(), &k)) add(e.path(), k);
-    }
+      if (ClassifyDumpFile(f, &k)) add(f, k);
+    });
     // What level the input is.
     bool has_run = false;
     bool has_inductor = false;
