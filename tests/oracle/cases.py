@@ -1,5 +1,6 @@
 """PyTorch oracle cases: CASES = {name: (fn, make_inputs)} for samples/torch/make_case.py, and
-FLAGS = {name: "--flags for afc run"} for the cases that need them (tests/oracle/run_case.py).
+FLAGS = {name: "--flags for afc run"} for the cases that need them, and EXPECT_FUSED = {name:
+[aten ops]} for the cases whose point is fusion (tests/oracle/run_case.py).
 
 Shapes are deliberately odd: primes, 1-sized dims, and rows longer than the unified buffer
 (fp32 rows of 60000 elements are 240 KB, more than the 192 KB UB of an Atlas A2 vector core).
@@ -225,4 +226,17 @@ FLAGS = {
     "rotary_fused": DATA_MOVEMENT,
     "embedding_gather_fused": DATA_MOVEMENT,
     "split_pad_fused": DATA_MOVEMENT,
+}
+
+# Ops that must end up inside a fused kernel that compiled (every node of each listed aten op,
+# e.g. "cat" for aten.cat.default), checked from `afc compile`'s report.json: numerics alone pass
+# just as well when the op falls back to the reference evaluator.
+EXPECT_FUSED = {
+    "cat_heads_fused": ["cat"],
+    "rotary_fused": ["slice", "cat"],
+    "embedding_gather_fused": ["embedding"],
+    "split_pad_fused": ["split_with_sizes", "constant_pad_nd"],
+    "matmul_epilogue": ["add", "relu"],
+    "permute_read": ["permute"],
+    "permute_add": ["permute"],
 }

@@ -1,13 +1,17 @@
 #!/usr/bin/python3
 """One PyTorch oracle case as a test: write the case with samples/torch/make_case.py (eager
 PyTorch gives the expected outputs), then `afc run CASE` (with `--flags` from the FLAGS entry of
-cases.py, if the case has one), whose last line says PASS or FAIL.
+cases.py, if the case has one), whose last line says PASS or FAIL. For a case in EXPECT_FUSED,
+also `afc compile CASE` with the same flags: its report.json must place every node of each listed
+aten op in a fused kernel that compiled (model_nodes[].kernel, kernels[].error_code).
 
     run_case.py --case NAME --afc PATH --work DIR
 """
 import argparse
 import importlib.util
+import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -41,7 +45,43 @@ def main():
     cmd = [args.afc, "run", out] + (["--flags", flags] if flags else [])
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(r.stdout, end="")
-    return r.returncode
+    expect = getattr(mod, "EXPECT_FUSED", {}).get(args.case)
+    if r.returncode != 0 or not expect:
+        return r.returncode
+    missing = check_fused(args, out, flags, expect)
+    for m in missing:
+        print("FAIL %s: expected %s" % (args.case, m))
+    if not missing:
+        print("fused as expected: %s" % ", ".join(expect))
+    return 1 if missing else 0
+
+
+def check_fused(args, case_dir, flags, expect):
+    """What of `expect` (aten op names) is not in a compiled fused kernel, one line each."""
+    rep_dir = case_dir + ".compile"
+    shutil.rmtree(rep_dir, ignore_errors=True)
+    cmd = [args.afc, "compile", case_dir, "--out", rep_dir] + (["--flags", flags] if flags else [])
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if not os.path.exists(os.path.join(rep_dir, "report.json")):
+        return ["afc compile to write report.json (exit %d): %s" % (r.returncode, r.stdout)]
+    rep = json.load(open(os.path.join(rep_dir, "report.json")))
+    refused = {k["name"]: k.get("error_code", "") for k in rep["kernels"]}
+    missing = []
+    for op in expect:
+        nodes = [n for n in rep["model_nodes"] if n["op"].split(".")[1:2] == [op]]
+        found = []
+        for n in nodes:
+            k = n.get("kernel", "")
+            if not k:
+                code = n.get("fallback_code")
+                found.append("%s outside every kernel%s"
+                             % (n["name"], " [%s]" % code if code else ""))
+            elif refused.get(k):
+                found.append("%s in kernel %s, not compiled [%s]" % (n["name"], k, refused[k]))
+        if not nodes or found:
+            missing.append("aten.%s in a fused kernel, found %s"
+                           % (op, "; ".join(found) or "no aten.%s node" % op))
+    return missing
 
 
 if __name__ == "__main__":
