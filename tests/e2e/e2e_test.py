@@ -257,6 +257,49 @@ def case_split_shared(rng, b):
     return [flat(x, 2)], [a[:, :b["s1"]].copy(), -a[:, b["s1"]:], a * a]
 
 
+def case_concat_rows_fp16(rng, b):
+    a = rnd(rng, (b["s0"], b["s2"])).astype(np.float16)
+    bb = rnd(rng, (b["s1"], b["s2"])).astype(np.float16)
+    c = rnd(rng, (b["s0"] + b["s1"], b["s2"])).astype(np.float16)
+    bias = rnd(rng, (1, b["s2"])).astype(np.float16)
+    cat = np.concatenate([a, bb], axis=0).astype(np.float32)
+    y = cat * c.astype(np.float32) + bias.astype(np.float32)
+    return [flat(a, 2), flat(bb, 2), flat(c, 2), flat(bias, 2)], [y.astype(np.float16)]
+
+
+def case_split_rows(rng, b):
+    x = rnd(rng, (b["s0"] + b["s1"], b["s2"]))
+    bias = rnd(rng, (1, b["s2"]))
+    a = np.abs(x)
+    return [flat(x, 2), flat(bias, 2)], [a[:b["s0"]] + bias, -a[b["s0"]:]]
+
+
+def case_concat_many(rng, b):
+    xs = [rnd(rng, (b["s0"], b["s1"] if k % 2 == 0 else b["s2"])) for k in range(50)]
+    return [flat(x, 2) for x in xs], [np.abs(np.concatenate(xs, axis=1))]
+
+
+def case_rotary_qk(rng, b):
+    h = b["s1"]
+    q, k, sn, cs = (rnd(rng, (b["s0"], 2 * h)) for _ in range(4))
+    rot = lambda v: np.concatenate([-v[:, h:], v[:, :h]], axis=1)
+    return [flat(q, 2), flat(k, 2), flat(sn, 2), flat(cs, 2)], [rot(q) * sn + q * cs,
+                                                                 rot(k) * sn + k * cs]
+
+
+def case_split_many(rng, b):
+    x = rnd(rng, (b["s0"], 60 * b["s1"]))
+    a, w = np.abs(x), b["s1"]
+    return [flat(x, 2)], [a[:, k * w:(k + 1) * w].copy() for k in range(60)]
+
+
+# Pieces along the outermost dim: 1-sized pieces and rows, pieces of very different extents,
+# unaligned rows, rows past the UB capacity (the tile then runs along the rows).
+SHAPES_PIECES = [
+    {"s0": 1, "s1": 1, "s2": 1}, {"s0": 3, "s1": 5, "s2": 7}, {"s0": 1, "s1": 1000, "s2": 13},
+    {"s0": 997, "s1": 2, "s2": 64}, {"s0": 4, "s1": 3, "s2": 70001}]
+
+
 # Concat shape sets: 1-sized dims, aligned and unaligned column counts (the concat template runs
 # only when every input but the last ends on a 32-byte boundary), primes, many rows, long rows.
 SHAPES_CAT3 = [
@@ -345,6 +388,16 @@ CASES = {
     "split_shared": (case_split_shared, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
         {"s0": 1000, "s1": 3, "s2": 2}, {"s0": 3, "s1": 3000, "s2": 2001}]),
+    "concat_rows_fp16": (case_concat_rows_fp16, SHAPES_PIECES),
+    "split_many": (case_split_many, [
+        {"s0": 1, "s1": 1}, {"s0": 7, "s1": 5}, {"s0": 1000, "s1": 3}, {"s0": 3, "s1": 1001}]),
+    "rotary_qk": (case_rotary_qk, [
+        {"s0": 1, "s1": 1}, {"s0": 37, "s1": 64}, {"s0": 13, "s1": 5}, {"s0": 1000, "s1": 3},
+        {"s0": 2, "s1": 1001}]),
+    "concat_many": (case_concat_many, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 3, "s2": 8}, {"s0": 1000, "s1": 5, "s2": 2},
+        {"s0": 3, "s1": 1001, "s2": 64}]),
+    "split_rows": (case_split_rows, SHAPES_PIECES),
     "concat_int32": (case_concat_int32, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 8, "s2": 3}, {"s0": 37, "s1": 3, "s2": 8},
         {"s0": 1000, "s1": 65, "s2": 1}, {"s0": 5, "s1": 4096, "s2": 4099}]),
@@ -355,7 +408,7 @@ CASES = {
 FORCE_ALL_CASES = {
     "transpose_add", "permute3d_fp16", "step_slice", "transpose_sum", "concat_last", "concat_mid",
     "rotary_fp16", "concat_int32", "transpose_relu_add", "split3", "embedding_add",
-    "split_shared"}
+    "split_shared", "concat_rows_fp16", "split_rows", "concat_many", "split_many", "rotary_qk"}
 
 
 COUNTERS = re.compile(r"MTE2 (\d+) B, MTE3 (\d+) B, (\d+) vector repeats")

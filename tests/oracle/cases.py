@@ -166,6 +166,23 @@ def split_pad(x):
     return a * 2.0, F.pad(torch.relu(b), (1, 2), value=0.5), c
 
 
+def cat_rows(a, b, c):  # a concat along the outermost dim: one store per input (GM concat)
+    return torch.cat([a, b * 2.0], 0) * c + 1.0
+
+
+def split_rows(x, bias):  # a split along the outermost dim: pieces run one after another
+    a, b = torch.split(torch.exp(x), [3, 8], dim=0)
+    return a + bias, torch.relu(b)
+
+
+def rotary_qk(q, k, cos, sin):  # q's and k's rotary (the front end gives each its own kernel)
+    return rotary(q, cos, sin), rotary(k, cos, sin)
+
+
+def cat_many(*xs):  # more inputs than the UB concat takes: one store per input
+    return torch.abs(torch.cat(xs, 1))
+
+
 CASES = {
     "abs_add_relu_casts": (abs_add_relu_casts,
                            lambda: [randn(192, 128, dtype=torch.float16),
@@ -216,6 +233,11 @@ CASES = {
     "embedding_gather_fused": (embedding_gather, lambda: [torch.randint(0, 50, (3, 5)),
                                                           randn(50, 24), randn(24)]),
     "split_pad_fused": (split_pad, lambda: [randn(6, 17)]),
+    "cat_rows_fused": (cat_rows, lambda: [randn(5, 33), randn(7, 33), randn(12, 33)]),
+    "split_rows_fused": (split_rows, lambda: [randn(11, 37), randn(37)]),
+    "rotary_qk_fused": (rotary_qk, lambda: [randn(2, 3, 7, 32), randn(2, 3, 7, 32), randn(7, 32),
+                                            randn(7, 32)]),
+    "cat_many_fused": (cat_many, lambda: [randn(4, 3 if k % 2 else 5) for k in range(50)]),
 }
 
 # `afc run --flags` per case (default: none). The *_fused cases enable the data-movement passes
@@ -226,6 +248,12 @@ FLAGS = {
     "rotary_fused": DATA_MOVEMENT,
     "embedding_gather_fused": DATA_MOVEMENT,
     "split_pad_fused": DATA_MOVEMENT,
+    "cat_rows_fused": DATA_MOVEMENT,
+    "split_rows_fused": DATA_MOVEMENT,
+    "rotary_qk_fused": DATA_MOVEMENT,
+    # The default limits (AutoFuse's 64 AscIR nodes and 8 inputs per fused kernel) keep a
+    # 50-input cat out of every kernel.
+    "cat_many_fused": DATA_MOVEMENT + ";--autofuse_max_fusion_size=256;--autofuse_max_input_nums=64",
 }
 
 # Ops that must end up inside a fused kernel that compiled (every node of each listed aten op,
@@ -236,6 +264,10 @@ EXPECT_FUSED = {
     "rotary_fused": ["slice", "cat"],
     "embedding_gather_fused": ["embedding"],
     "split_pad_fused": ["split_with_sizes", "constant_pad_nd"],
+    "cat_rows_fused": ["cat"],
+    "split_rows_fused": ["split_with_sizes"],
+    "rotary_qk_fused": ["cat"],
+    "cat_many_fused": ["cat"],
     "matmul_epilogue": ["add", "relu"],
     "permute_read": ["permute"],
     "permute_add": ["permute"],

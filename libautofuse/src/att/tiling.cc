@@ -197,7 +197,7 @@ std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
     base.esize = static_cast<int32_t>(ir::DTypeBytes(t.dtype));
     base.one_mask = schedule::OneMask(t);
     base.compact = unaligned && base.one_mask == 0 ? 1 : 0;
-    base.part = schedule::PartOf(s, t);
+    base.part = schedule::NodePart(s, i);
     if (looped) {
       if (s.r_invariant[i] && !reduce) {
         base.when = s.avail[i] == 0 ? af_tiling::kWhenBefore : af_tiling::kWhenAfter;

@@ -108,7 +108,20 @@ class KernelWriter {
     }
     Line("const int64_t tile = t->" + ctx_.TileField(c_) + ";");
     Line("const int64_t tiles_per_block = t->" + ctx_.BlockField(c_) + ";");
-    Line("const int64_t T = af_ceildiv(D" + std::to_string(k_) + ", tile);");
+    if (Pieces()) {
+      // Pieces: the outer loop walks each piece's extent along dim 0 in turn (PL).
+      std::string lens;
+      for (const auto& e : s_.part_lens)
+        lens += (lens.empty() ? "" : ", ") + ctx_.Cpp(e);
+      Line("const int64_t PL[" + std::to_string(s_.part_lens.size()) + "] = {" + lens + "};");
+      Line("const int64_t NP = " + std::to_string(s_.part_lens.size()) + ";");
+    }
+    if (Pieces() && k_ == 0) {
+      Line("int64_t T = 0;");
+      Line("for (int64_t q = 0; q < NP; ++q) T += af_ceildiv(PL[q], tile);");
+    } else {
+      Line("const int64_t T = af_ceildiv(D" + std::to_string(k_) + ", tile);");
+    }
     // A (kept) outer loops go over cores; R outer loops run in sequence on each core.
     std::string outer = k_is_r ? "1" : "T";
     std::string r_iters = k_is_r ? "T" : "1";
@@ -192,8 +205,12 @@ class KernelWriter {
           free_at_[src] = std::max(free_at_[src], ctx_.last_use[i]);
         }
       }
-      for (std::size_t i = 0; i < g.nodes.size(); ++i)
-        EmitNode(static_cast<int>(i));
+      if (Pieces()) {
+        EmitPieces();
+      } else {
+        for (std::size_t i = 0; i < g.nodes.size(); ++i)
+          EmitNode(static_cast<int>(i));
+      }
     }
     --in_;
     Line("}");
@@ -205,6 +222,53 @@ class KernelWriter {
  private:
   bool IsRDim(int j) const {
     return j >= 0 && static_cast<std::size_t>(j) < s_.r_dim.size() && s_.r_dim[j];
+  }
+
+  bool Pieces() const { return s_.part_dim == 0 && !s_.part_lens.empty(); }
+
+  // The nodes of an iteration with pieces: each piece's nodes under `if (pc == k)`, nodes every
+  // piece runs outside; a queue those read from is freed after all of them (outside the ifs).
+  void EmitPieces() {
+    const auto& g = s_.graph;
+    const int n = static_cast<int>(g.nodes.size());
+    const auto consumers = g.Consumers();
+    std::vector<int> late;
+    for (int i = 0; i < n; ++i) {
+      if (s_.node_piece[i] >= 0) continue;
+      bool read_by_piece = false;
+      for (const auto& [c, slot] : consumers[i])
+        read_by_piece = read_by_piece || s_.node_piece[c] >= 0;
+      if (!read_by_piece || free_at_[i] < 0) continue;
+      free_at_[i] = -1;
+      late.push_back(i);
+    }
+    int open = -1;
+    for (int i = 0; i < n; ++i) {
+      const Node& node = g.nodes[i];
+      if (node.type == "Data" || node.type == "Output") continue;
+      const int piece = s_.node_piece[i];
+      if (piece != open) {
+        if (open >= 0) {
+          --in_;
+          Line("}");
+        }
+        if (piece >= 0) {
+          Line("if (pc == " + std::to_string(piece) + ") {");
+          ++in_;
+        }
+        open = piece;
+      }
+      EmitNode(i);
+    }
+    if (open >= 0) {
+      --in_;
+      Line("}");
+    }
+    for (const int i : late) {
+      const int b = s_.node_buffer[i];
+      if (b < 0 || s_.buffers[b].kind != BufKind::kQueueIn) continue;
+      Line(s_.buffers[b].Name() + ".FreeTensor(" + Var(i) + ");");
+    }
   }
 
   bool Inlined(int i) const {
@@ -284,6 +348,11 @@ class KernelWriter {
 
   void TileCoords() {
     const std::string K = std::to_string(k_);
+    if (Pieces() && k_ == 0) {
+      Line("const int64_t a0 = (iT == af_ceildiv(PL[pc], tile) - 1) ? PL[pc] - iT * tile : tile;");
+      Line("const int64_t i0 = iT * tile;");
+      return;
+    }
     Line("const int64_t a" + K + " = (iT == T - 1) ? D" + K + " - iT * tile : tile;");
     Line("const int64_t i" + K + " = iT * tile;");
   }
@@ -386,16 +455,30 @@ class KernelWriter {
   void ACoords(const std::string& var) {
     Line("int64_t rem = " + var + ";");
     if (!IsRDim(k_)) {
-      Line("const int64_t iT = rem % T;");
+      Line(std::string(Pieces() && k_ == 0 ? "" : "const ") + "int64_t iT = rem % T;");
       Line("rem /= T;");
     }
     for (int j = k_ - 1; j >= 0; --j) {
       if (IsRDim(j)) continue;
       const std::string J = std::to_string(j);
-      Line("const int64_t i" + J + " = rem % D" + J + ";");
+      Line(std::string(Pieces() && j == 0 ? "" : "const ") + "int64_t i" + J + " = rem % D" + J +
+           ";");
       Line("rem /= D" + J + ";");
     }
     Line("(void)rem;");
+    if (Pieces()) {
+      // The piece of this iteration, and the coordinate (k > 0) or tile (k == 0) within it.
+      Line("int64_t pc = 0;");
+      if (k_ == 0) {
+        Line("while (pc + 1 < NP && iT >= af_ceildiv(PL[pc], tile)) {");
+        Line("  iT -= af_ceildiv(PL[pc], tile);");
+      } else {
+        Line("while (pc + 1 < NP && i0 >= PL[pc]) {");
+        Line("  i0 -= PL[pc];");
+      }
+      Line("  ++pc;");
+      Line("}");
+    }
     if (!IsRDim(k_)) TileCoords();
   }
 

@@ -305,7 +305,10 @@ class Run {
         (!n.outputs[0].repeats.empty() || producer == nullptr || producer->repeats.empty())) {
       return n.outputs[0];
     }
-    if (producer == nullptr) throw EvalError("has no output view and no producer with one");
+    if (producer == nullptr) {
+      throw EvalError(n.inputs.size() > 1 ? "has several Stores and no output view of its own"
+                                          : "has no output view and no producer with one");
+    }
     return *producer;
   }
 
@@ -574,35 +577,38 @@ class Run {
     return detail::EvalElementwise(OpCode::kCast, {&x}, t.dtype, shape);
   }
 
+  // An Output's array: its value, or what each of its Stores writes through its view.
   data::HostArray Output(const ir::Node& n) const {
     const ir::Tensor& view = OutputView(n);
     const ir::DType dtype = n.outputs.empty() ? view.dtype : n.outputs[0].dtype;
     const std::vector<std::int64_t> out_shape = EvalRepeats(view, b_);
     data::HostArray out = data::Zeros(dtype, out_shape);
-    const Value& v = In(n, 0);
-    const ir::Node& prod = g_.nodes[static_cast<std::size_t>(n.inputs[0].node)];
-    std::vector<std::int64_t> strides;
-    std::int64_t offset = 0;
-    if (ir::FindOp(prod.type)->code == OpCode::kStore) {
-      strides = EvalStrides(Out0(prod), b_);
-      offset = OffsetAttr(prod, b_);
-      CheckBounds(v.shape, strides, offset, out.numel(), "Store '" + prod.name + "' writes");
-    } else {
-      if (v.shape != out_shape) {
-        throw EvalError("receives a value of shape " + ShapeString(v.shape) +
-                        " for an output of shape " + ShapeString(out_shape));
-      }
-      strides = detail::DenseStrides(out_shape);
-    }
-    detail::StridedCounter<1> c(v.shape, {&strides}, {offset});
-    for (std::int64_t k = 0; k < v.numel(); ++k) {
-      const std::int64_t o = c.offsets()[0];
-      if (v.is_float) {
-        out.SetFromDouble(o, v.f[static_cast<std::size_t>(k)]);
+    for (std::size_t s = 0; s < n.inputs.size(); ++s) {
+      const Value& v = In(n, s);
+      const ir::Node& prod = g_.nodes[static_cast<std::size_t>(n.inputs[s].node)];
+      std::vector<std::int64_t> strides;
+      std::int64_t offset = 0;
+      if (ir::FindOp(prod.type)->code == OpCode::kStore) {
+        strides = EvalStrides(Out0(prod), b_);
+        offset = OffsetAttr(prod, b_);
+        CheckBounds(v.shape, strides, offset, out.numel(), "Store '" + prod.name + "' writes");
       } else {
-        out.SetFromInt(o, v.i[static_cast<std::size_t>(k)]);
+        if (v.shape != out_shape) {
+          throw EvalError("receives a value of shape " + ShapeString(v.shape) +
+                          " for an output of shape " + ShapeString(out_shape));
+        }
+        strides = detail::DenseStrides(out_shape);
       }
-      c.Next();
+      detail::StridedCounter<1> c(v.shape, {&strides}, {offset});
+      for (std::int64_t k = 0; k < v.numel(); ++k) {
+        const std::int64_t o = c.offsets()[0];
+        if (v.is_float) {
+          out.SetFromDouble(o, v.f[static_cast<std::size_t>(k)]);
+        } else {
+          out.SetFromInt(o, v.i[static_cast<std::size_t>(k)]);
+        }
+        c.Next();
+      }
     }
     return out;
   }

@@ -61,7 +61,10 @@ std::vector<OpDef> MakeOps() {
   // (inputs are then numbered in file order; validation warns).
   ops.push_back(Buffer(OpCode::kData, "Data", {}, {"index"}, {}));
   ops.push_back(Buffer(OpCode::kScalar, "Scalar", {}, {"value", "index"}, {"value"}));
+  // An Output reads one value, or several Stores that each write a region of it through their
+  // views (a concat turned into stores: AutoFuse's GM concat).
   ops.push_back(Buffer(OpCode::kOutput, "Output", {"x"}, {"index"}, {}));
+  ops.back().dynamic_inputs = true;
   ops.push_back(Buffer(OpCode::kWorkspace, "Workspace", {}, {"index"}, {}));
 
   OpDef load = Unary(OpCode::kLoad, "Load", CT::kLoad, kAny);

@@ -120,6 +120,18 @@ class Checker {
                      std::string(op->dynamic_inputs ? "at least 1" : std::to_string(want)) +
                      " inputs, has " + std::to_string(n.inputs.size()));
       }
+      if (op->code == OpCode::kOutput && n.inputs.size() > 1) {
+        for (std::size_t s = 0; s < n.inputs.size(); ++s) {
+          const int p = n.inputs[s].node;
+          if (p < 0 || p >= static_cast<int>(g_.nodes.size())) continue;
+          const OpDef* pop = FindOp(g_.nodes[p].type);
+          if (pop == nullptr || pop->code != OpCode::kStore) {
+            Error(i, "has " + std::to_string(n.inputs.size()) +
+                         " inputs, so each must be a Store; input " + std::to_string(s) + " is '" +
+                         g_.nodes[p].name + "' (" + g_.nodes[p].type + ")");
+          }
+        }
+      }
       for (const auto& key : op->required_attrs) {
         if (n.FindAttr(key) == nullptr) Error(i, "missing attribute '" + key + "'");
       }

@@ -4,8 +4,10 @@
 // tensor, drop size-1 axes, renumber axes.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "af_tiling/elementwise.h"
 #include "autofuse/ir/axis_algebra.h"
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
@@ -348,6 +350,34 @@ void ContiguousStrides(ir::Tensor& t) {
   }
 }
 
+// Reading an `offset` attr (an expression or an integer; 0 when absent).
+Expr OffsetOf(const Node& n) {
+  if (const ir::AttrValue* a = n.FindAttr("offset")) {
+    if (const auto* e = std::get_if<Expr>(a)) return *e;
+    if (const auto* x = std::get_if<std::int64_t>(a)) return Expr(*x);
+  }
+  return Expr(0);
+}
+
+// Appends a copy of `cone` (CloneCone) narrowed to [off, off + len) along `dim`: loads and stores
+// (GM views) move their offset by off elements along it, every other tensor takes contiguous UB
+// strides; tensors of extent 1 along it are kept. Without a dim the copy is not narrowed.
+std::map<int, int> NarrowedCopy(Graph& g, const std::vector<int>& cone,
+                                std::optional<std::size_t> dim, const Expr& off, const Expr& len,
+                                const std::string& suffix) {
+  const auto copy = CloneCone(g, cone, suffix);
+  for (const auto& [from, to] : copy) {
+    Node& n = g.nodes[static_cast<std::size_t>(to)];
+    ir::Tensor& v = n.outputs.at(0);
+    if (!dim || v.repeats.at(*dim) == Expr(1)) continue;
+    const bool gm = n.type == "Load" || n.type == "Store";
+    if (gm) n.attrs["offset"] = OffsetOf(n) + off * v.strides.at(*dim);
+    v.repeats[*dim] = len;
+    if (!gm) ContiguousStrides(v);
+  }
+  return copy;
+}
+
 // Points every input that reads `from` at `to`.
 void Rewire(Graph& g, ir::InputRef from, ir::InputRef to) {
   for (auto& n : g.nodes) {
@@ -553,23 +583,8 @@ void FoldSplits(Graph& g, std::vector<Decision>* d) {
       const ir::Tensor& piece = g.nodes[static_cast<std::size_t>(pieces[k].node)].outputs.at(
           static_cast<std::size_t>(pieces[k].output));
       const Expr len = dim ? piece.repeats.at(*dim) : Expr(1);
-      const auto copy = CloneCone(g, cone, "_p" + std::to_string(k));
+      const auto copy = NarrowedCopy(g, cone, dim, off, len, "_p" + std::to_string(k));
       gone.resize(g.nodes.size(), false);
-      for (const auto& [from, to] : copy) {
-        Node& n = g.nodes[static_cast<std::size_t>(to)];
-        ir::Tensor& v = n.outputs.at(0);
-        if (!dim || v.repeats.at(*dim) == Expr(1)) continue;
-        if (n.type == "Load") {
-          Expr base(0);
-          if (const ir::AttrValue* a = n.FindAttr("offset")) {
-            if (const auto* e = std::get_if<Expr>(a)) base = *e;
-            if (const auto* x = std::get_if<std::int64_t>(a)) base = Expr(*x);
-          }
-          n.attrs["offset"] = base + off * v.strides.at(*dim);
-        }
-        v.repeats[*dim] = len;
-        if (n.type != "Load") ContiguousStrides(v);
-      }
       Rewire(g, {pieces[k].node, pieces[k].output}, {copy.at(src.node), src.output});
       off = off + len;
     }
@@ -594,6 +609,202 @@ void FoldSplits(Graph& g, std::vector<Decision>* d) {
     keep[i] = !gone[i];
   g = Filter(g, keep);
   SortTopo(g);
+}
+
+// Nodes in the order the Outputs' stores need them (depth first, inputs before their readers,
+// each store right after what only it reads), so that one input's values are dead before the next
+// input's are computed and UB buffers can be reused.
+void SortByStores(Graph& g) {
+  const int n = static_cast<int>(g.nodes.size());
+  std::vector<int> order;
+  std::vector<char> state(static_cast<std::size_t>(n), 0);  // 1: on the stack, 2: placed
+  auto visit = [&](int root) {
+    std::vector<std::pair<int, std::size_t>> stack{{root, 0}};
+    while (!stack.empty()) {
+      auto& [i, next] = stack.back();
+      const Node& node = g.nodes[static_cast<std::size_t>(i)];
+      if (state[static_cast<std::size_t>(i)] == 2) {
+        stack.pop_back();
+        continue;
+      }
+      state[static_cast<std::size_t>(i)] = 1;
+      if (next < node.inputs.size()) {
+        const int in = node.inputs[next++].node;
+        if (state[static_cast<std::size_t>(in)] == 0) stack.emplace_back(in, 0);
+        continue;
+      }
+      state[static_cast<std::size_t>(i)] = 2;
+      order.push_back(i);
+      stack.pop_back();
+    }
+  };
+  for (int i = 0; i < n; ++i) {
+    if (g.nodes[static_cast<std::size_t>(i)].type == "Data") visit(i);
+  }
+  for (int i = 0; i < n; ++i) {
+    if (g.nodes[static_cast<std::size_t>(i)].type != "Output") continue;
+    for (const auto& in : g.nodes[static_cast<std::size_t>(i)].inputs)
+      visit(in.node);
+  }
+  for (int i = 0; i < n; ++i)
+    visit(i);
+  std::vector<int> at(static_cast<std::size_t>(n));
+  Graph sorted = g;
+  sorted.nodes.clear();
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    at[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+    sorted.nodes.push_back(g.nodes[static_cast<std::size_t>(order[k])]);
+  }
+  for (auto& node : sorted.nodes) {
+    for (auto& in : node.inputs)
+      in.node = at[static_cast<std::size_t>(in.node)];
+  }
+  g = std::move(sorted);
+}
+
+// Why a Concat cannot become one store per input ("" when it can): the nodes that compute from
+// it (returned in `down`, ascending) must be elementwise ops, broadcasts and stores, and the
+// other values they read must fold like a split's input (their cones in `sides`).
+std::string StoreBlocker(const Graph& g, int cat, std::size_t dim, std::vector<int>* down,
+                         std::map<int, std::vector<int>>* sides,
+                         std::map<int, std::string>* shared) {
+  const auto consumers = g.Consumers();
+  std::set<int> seen;
+  std::vector<int> stack{cat};
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    for (const auto& [c, slot] : consumers[static_cast<std::size_t>(i)]) {
+      const Node& n = g.nodes[static_cast<std::size_t>(c)];
+      if (n.type == "Output" || !seen.insert(c).second) continue;
+      const auto ct = ComputeOf(n);
+      if (ct != ir::ComputeType::kElewise && ct != ir::ComputeType::kBroadcast &&
+          ct != ir::ComputeType::kStore) {
+        return "it feeds '" + n.name + "' (" + n.type + ")";
+      }
+      if (ct != ir::ComputeType::kStore) stack.push_back(c);
+    }
+  }
+  down->assign(seen.begin(), seen.end());
+  std::set<int> users(seen.begin(), seen.end());
+  users.insert(cat);
+  for (const int i : *down) {
+    for (const auto& in : g.nodes[static_cast<std::size_t>(i)].inputs) {
+      if (in.node == cat || users.contains(in.node) || sides->contains(in.node)) continue;
+      const Node& side = g.nodes[static_cast<std::size_t>(in.node)];
+      if (side.type == "Scalar" ||
+          side.outputs.at(static_cast<std::size_t>(in.output)).repeats.at(dim) == Expr(1)) {
+        continue;  // the same for every input's rows
+      }
+      std::string why;
+      try {
+        (*sides)[in.node] = FoldableCone(g, in.node, users, "", "'" + side.name + "'", &why);
+      } catch (const ScheduleError& e) {
+        return e.what();
+      }
+      if (!why.empty()) (*shared)[in.node] = why;
+    }
+  }
+  return "";
+}
+
+// A Concat along the outermost loop dim (AutoFuse's GM concat), or with more inputs than the UB
+// concat takes (its grouped concat, one input per group), becomes one store per input: each
+// input's value goes through a copy of the nodes after the Concat, narrowed to its rows (the
+// other values they read are narrowed the same way), into its region of the output.
+void ConcatsToStores(Graph& g, std::vector<Decision>* d) {
+  for (bool again = true; again;) {
+    again = false;
+    for (std::size_t i = 0; i < g.nodes.size() && !again; ++i) {
+      if (g.nodes[i].type != "Concat") continue;
+      const Node cat = g.nodes[i];
+      const auto dim = ir::ConcatDim(g, cat);
+      const bool many = cat.inputs.size() > static_cast<std::size_t>(af_tiling::kMaxParts);
+      int concats = 0;
+      for (const auto& other : g.nodes)
+        concats += other.type == "Concat" ? 1 : 0;
+      if (!dim || (*dim != 0 && !many && concats == 1)) continue;
+      std::vector<int> down;
+      std::map<int, std::vector<int>> sides;
+      std::map<int, std::string> shared;  // side values also read elsewhere: recomputed
+      const std::string what = "Concat '" + cat.name + "'";
+      if (const std::string why =
+              StoreBlocker(g, static_cast<int>(i), *dim, &down, &sides, &shared);
+          !why.empty()) {
+        d->push_back({"normalize", "CONCAT_KEPT",
+                      what + " stays a Concat (not one store per input): " + why});
+        continue;
+      }
+      std::vector<bool> gone(g.nodes.size(), false);
+      gone[i] = true;
+      for (const int x : down)
+        gone[static_cast<std::size_t>(x)] = true;
+      for (const auto& [side, cone] : sides) {
+        for (const int x : cone)
+          gone[static_cast<std::size_t>(x)] = !shared.contains(side);
+      }
+      std::map<int, std::vector<ir::InputRef>> stores_of;  // original Store -> its copies
+      Expr off(0);
+      for (std::size_t k = 0; k < cat.inputs.size(); ++k) {
+        const Expr len = ir::InputTensor(g, cat, k)->repeats.at(*dim);
+        const std::string suffix = "_c" + std::to_string(k);
+        std::map<std::pair<int, int>, ir::InputRef> to;  // what the copies read instead
+        to[{static_cast<int>(i), 0}] = cat.inputs[k];
+        for (const auto& [side, cone] : sides) {
+          const auto copy = NarrowedCopy(g, cone, dim, off, len, suffix);
+          for (int o = 0;
+               o < static_cast<int>(g.nodes[static_cast<std::size_t>(side)].outputs.size()); ++o)
+            to[{side, o}] = {copy.at(side), o};
+        }
+        const auto copy = NarrowedCopy(g, down, dim, off, len, suffix);
+        for (const auto& [from, c] : copy) {
+          for (auto& in : g.nodes[static_cast<std::size_t>(c)].inputs) {
+            if (const auto it = to.find({in.node, in.output}); it != to.end()) in = it->second;
+          }
+          if (g.nodes[static_cast<std::size_t>(from)].type == "Store")
+            stores_of[from].push_back({c, 0});
+        }
+        off = off + len;
+      }
+      for (auto& n : g.nodes) {
+        if (n.type != "Output") continue;
+        std::vector<ir::InputRef> ins;
+        for (const auto& in : n.inputs) {
+          const auto it = stores_of.find(in.node);
+          if (it == stores_of.end()) {
+            ins.push_back(in);
+          } else {
+            ins.insert(ins.end(), it->second.begin(), it->second.end());
+          }
+        }
+        n.inputs = std::move(ins);
+      }
+      gone.resize(g.nodes.size(), false);
+      std::vector<bool> keep(gone.size());
+      for (std::size_t x = 0; x < gone.size(); ++x)
+        keep[x] = !gone[x];
+      for (const auto& [side, why] : shared) {
+        d->push_back(
+            {"normalize", "RECOMPUTE",
+             what + ": the nodes after it read " + why + ", recomputed for each input's rows"});
+      }
+      d->push_back({"normalize", "CONCAT_TO_STORES",
+                    what +
+                        (*dim == 0 ? " concatenates along the outermost loop dim"
+                         : many    ? " has " + std::to_string(cat.inputs.size()) +
+                                      " inputs, more than the UB concat takes (" +
+                                      std::to_string(af_tiling::kMaxParts) + ")"
+                                : " is one of " + std::to_string(concats) +
+                                      " Concats and the UB concat templates take one") +
+                        ": one store per input into its region of the output (" +
+                        std::to_string(down.size()) +
+                        " node(s) after it copied per input), AutoFuse's " +
+                        (*dim == 0 ? "GM concat" : "grouped concat with one input per group")});
+      g = Filter(g, keep);
+      SortByStores(g);
+      again = true;
+    }
+  }
 }
 
 // Axes referenced anywhere; the rest are removed and the survivors renumbered 0.. in loop order.
@@ -752,6 +963,7 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
   for (auto& n : g.nodes) {
     if (IsComputeNode(n) && !n.sched.axis.empty()) n.sched.loop_axis = n.sched.axis.back();
   }
+  ConcatsToStores(g, d);
   return g;
 }
 

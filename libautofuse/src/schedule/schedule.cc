@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <optional>
 #include <sstream>
 
@@ -145,25 +146,40 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
   // VECOUT: one queue per store when that leaves a VECIN queue, else one shared queue.
   const int min_in = static_cast<int>(strided.size()) + (loads.empty() ? 0 : 1);
   const bool own_out = static_cast<int>(stores.size()) + min_in <= budget;
+  auto part_of = [&](int i) {
+    return g.nodes[i].outputs.empty() ? af_tiling::kPartFull : PartOf(r, g.nodes[i].outputs[0]);
+  };
+  // Shared VECOUT queues: one per part of the stores when the budget allows (each sized for its
+  // part), else one.
+  std::set<int> store_parts;
+  for (int s : stores)
+    store_parts.insert(part_of(s));
+  const bool out_per_part = static_cast<int>(store_parts.size()) + min_in <= budget;
   std::map<int, int> store_queue;  // store node -> buffer
-  int shared_out = -1;
+  std::map<int, int> shared_out;   // part (kPartFull when one for all) -> buffer
   for (int s : stores) {
     const int producer = g.nodes[s].inputs[0].node;
     if (own_out) {
       store_queue[s] = add(BufKind::kQueueOut, 2, esize(producer));
     } else {
-      if (shared_out < 0) shared_out = add(BufKind::kQueueOut, 2, esize(producer));
-      r.buffers[shared_out].esize = std::max(r.buffers[shared_out].esize, esize(producer));
-      store_queue[s] = shared_out;
+      const int key = out_per_part ? part_of(s) : af_tiling::kPartFull;
+      if (!shared_out.contains(key)) shared_out[key] = add(BufKind::kQueueOut, 2, esize(producer));
+      const int q = shared_out[key];
+      r.buffers[q].esize = std::max(r.buffers[q].esize, esize(producer));
+      store_queue[s] = q;
     }
   }
   if (!own_out) {
-    r.decisions.push_back({"buffers", "SHARED_VECOUT_QUEUE",
-                           std::to_string(stores.size()) +
-                               " stores share one VECOUT queue (queue budget " +
-                               std::to_string(budget) + "); results are copied into it"});
+    r.decisions.push_back(
+        {"buffers", "SHARED_VECOUT_QUEUE",
+         std::to_string(stores.size()) + " stores share " +
+             (shared_out.size() == 1
+                  ? std::string("one VECOUT queue")
+                  : std::to_string(shared_out.size()) + " VECOUT queues, one per part") +
+             " (queue budget " + std::to_string(budget) + "); results are copied into it"});
   }
-  const int out_queues = own_out ? static_cast<int>(stores.size()) : (stores.empty() ? 0 : 1);
+  const int out_queues =
+      own_out ? static_cast<int>(stores.size()) : static_cast<int>(shared_out.size());
   if (out_queues + min_in > budget) {
     throw ScheduleError("TOO_MANY_STRIDED_LOADS",
                         "graph '" + g.name + "' has " + std::to_string(strided.size()) +
@@ -195,13 +211,53 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
                       : " (one element per row: no dim is contiguous)") +
              ", then gathered into loop order with offsets in " + r.buffers[off].Name()});
   }
+  std::vector<int> last_use(n, -1);
+  for (int i = 0; i < n; ++i) {
+    for (const auto& [c, slot] : consumers[i])
+      last_use[i] = std::max(last_use[i], c);
+  }
+  // A load takes over the VECIN queue of an earlier load of the same dtype size and part once
+  // that one's values are dead (a concat turned into stores: one input after another).
+  auto reusable_queue = [&](int l, const std::vector<int>& owner) {
+    for (std::size_t q = 0; q < owner.size() && g.nodes[l].type == "Load"; ++q) {
+      const int o = owner[q];
+      if (last_use[o] < l && esize(o) == esize(l) && part_of(o) == part_of(l)) {
+        return static_cast<int>(q);
+      }
+    }
+    return -1;
+  };
+  int needed = 0;  // VECIN queues the loads need with that reuse
+  {
+    std::vector<int> owner;  // per queue: its latest load
+    for (const int l : loads) {
+      const int q = reusable_queue(l, owner);
+      if (q >= 0) {
+        owner[static_cast<std::size_t>(q)] = l;
+      } else {
+        owner.push_back(l);
+      }
+    }
+    needed = static_cast<int>(owner.size());
+  }
   const int in_budget = std::max(1, budget - out_queues - static_cast<int>(strided.size()));
-  const bool stage = static_cast<int>(loads.size()) > in_budget;
+  const bool stage = needed > in_budget;
   int staging = -1;
-  for (std::size_t k = 0; k < loads.size(); ++k) {
-    const int l = loads[k];
-    if (!stage || static_cast<int>(k) < in_budget - 1) {
+  std::vector<int> owner;     // per own VECIN queue: its latest load
+  std::vector<int> queue_of;  // per own VECIN queue: the buffer
+  for (const int l : loads) {
+    const int q = reusable_queue(l, owner);
+    if (q >= 0) {
+      owner[static_cast<std::size_t>(q)] = l;
+      r.node_buffer[l] = queue_of[static_cast<std::size_t>(q)];
+      r.decisions.push_back({"buffers", "REUSE_QUEUE",
+                             "'" + g.nodes[l].name + "' reuses " +
+                                 r.buffers[static_cast<std::size_t>(r.node_buffer[l])].Name() +
+                                 " (the previous load's values are dead)"});
+    } else if (!stage || static_cast<int>(owner.size()) < in_budget - 1) {
       r.node_buffer[l] = add(BufKind::kQueueIn, 2, esize(l));
+      owner.push_back(l);
+      queue_of.push_back(r.node_buffer[l]);
     } else if (g.nodes[l].type == "Gather") {
       throw ScheduleError("TOO_MANY_GATHERS",
                           "Gather '" + g.nodes[l].name +
@@ -221,15 +277,12 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
     }
   }
   // Compute results: straight into the store's queue when the store is the only consumer and
-  // the queue is its own; otherwise a TBuf, reused once its last consumer has run.
-  std::vector<int> last_use(n, -1);
-  for (int i = 0; i < n; ++i) {
-    for (const auto& [c, slot] : consumers[i])
-      last_use[i] = std::max(last_use[i], c);
-  }
+  // the queue is its own; otherwise a TBuf, reused once its last consumer has run by a tensor of
+  // the same element size and part.
   struct Slot {
     int buffer;
     int busy_until;
+    int part;
   };
   std::vector<Slot> slots;
   for (int i = 0; i < n; ++i) {
@@ -247,7 +300,7 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
     int chosen = -1;
     for (auto& s : slots) {
       if (persistent(i)) break;
-      if (s.busy_until < i && r.buffers[s.buffer].esize == esize(i)) {
+      if (s.busy_until < i && r.buffers[s.buffer].esize == esize(i) && s.part == part_of(i)) {
         // The buffer grows to the larger block: extent 1 only where both blocks have it.
         r.buffers[s.buffer].one_mask &= OneMask(node.outputs.at(0));
         chosen = s.buffer;
@@ -258,7 +311,7 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
     if (chosen < 0) {
       chosen = add(BufKind::kTBuf, 1, esize(i));
       r.buffers[chosen].one_mask = OneMask(node.outputs.at(0));
-      if (!persistent(i)) slots.push_back({chosen, last_use[i]});
+      if (!persistent(i)) slots.push_back({chosen, last_use[i], part_of(i)});
     } else {
       r.decisions.push_back({"buffers", "REUSE_TBUF",
                              "'" + node.name + "' reuses " + r.buffers[chosen].Name() +
@@ -402,14 +455,16 @@ void FindParts(ScheduleResult& r) {
                             "Concat '" + cat.name + "' has " + std::to_string(cat.inputs.size()) +
                                 " inputs; the UB concat template takes at most " +
                                 std::to_string(af_tiling::kMaxParts) +
-                                " (the grouped-concat template is not built yet)");
+                                ", and it could not become one store per input (decision "
+                                "CONCAT_KEPT says why)");
       }
       if (*dim == 0) {
         throw ScheduleError(
             "CONCAT_FIRST_DIM",
             "Concat '" + cat.name + "' concatenates along the outermost loop dim (" +
                 g.FindAxis(r.dims[0])->name +
-                "): that is AutoFuse's GM concat (one store per input), not built yet");
+                ") but could not become one store per input (GM concat; decision CONCAT_KEPT "
+                "says why), and the UB concat needs a dim before it to tile");
       }
       r.part_dim = static_cast<int>(*dim);
       for (std::size_t k = 0; k < cat.inputs.size(); ++k)
@@ -433,18 +488,10 @@ void FindParts(ScheduleResult& r) {
                                 "; one dim can hold parts");
       }
       if (r.part_dim < 0) {
-        if (j == 0) {
-          throw ScheduleError("PARTS_FIRST_DIM",
-                              "'" + n.name +
-                                  "' has an extent of its own along the outermost "
-                                  "loop dim (" +
-                                  g.FindAxis(r.dims[0])->name +
-                                  "): a split or slice there needs one loop per piece, not built "
-                                  "yet");
-        }
         r.part_dim = static_cast<int>(j);
         first = "'" + n.name + "'";
       }
+      if (j == 0) continue;  // pieces: FindPieces
       bool known = false;
       for (const auto& l : r.part_lens)
         known = known || ir::SameRepeat(l, e);
@@ -457,6 +504,101 @@ void FindParts(ScheduleResult& r) {
       r.part_lens.push_back(e);
     }
   }
+}
+
+// Parts along the outermost dim (split pieces, a concat's stores, slices): the graph's values
+// fall into pieces, the connected groups of nodes with an extent of their own along it, each
+// one a loop nest of its own; the outer loop walks the pieces one after another, and the axis
+// size becomes the sum of their extents. Nodes of extent 1 along it run for every piece.
+void FindPieces(ScheduleResult& r) {
+  Graph& g = r.graph;
+  const int n = static_cast<int>(g.nodes.size());
+  auto own = [&](int i) {
+    const Node& node = g.nodes[static_cast<std::size_t>(i)];
+    return node.type != "Data" && node.type != "Output" && !node.outputs.empty() &&
+           !node.outputs[0].axis.empty() && node.outputs[0].repeats.at(0) != Expr(1);
+  };
+  std::vector<int> root(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    root[static_cast<std::size_t>(i)] = i;
+  auto find = [&](int i) {
+    while (root[static_cast<std::size_t>(i)] != i)
+      i = root[static_cast<std::size_t>(i)] =
+          root[static_cast<std::size_t>(root[static_cast<std::size_t>(i)])];
+    return i;
+  };
+  for (int i = 0; i < n; ++i) {
+    if (!own(i)) continue;
+    for (const auto& in : g.nodes[static_cast<std::size_t>(i)].inputs) {
+      if (own(in.node)) root[static_cast<std::size_t>(find(in.node))] = find(i);
+    }
+  }
+  r.part_lens.clear();
+  r.node_piece.assign(static_cast<std::size_t>(n), -1);
+  std::map<int, int> piece_of_root;
+  Expr total(0);
+  std::string names;
+  for (int i = 0; i < n; ++i) {
+    if (!own(i)) continue;
+    const Expr& e = g.nodes[static_cast<std::size_t>(i)].outputs[0].repeats[0];
+    const auto [it, added] =
+        piece_of_root.try_emplace(find(i), static_cast<int>(r.part_lens.size()));
+    if (added) {
+      if (r.part_lens.size() >= static_cast<std::size_t>(af_tiling::kMaxParts)) {
+        throw ScheduleError("TOO_MANY_PARTS", "more than " + std::to_string(af_tiling::kMaxParts) +
+                                                  " pieces along " + g.FindAxis(r.dims[0])->name);
+      }
+      r.part_lens.push_back(e);
+      total = total + e;
+      names += std::string(names.empty() ? "" : ", ") + e.ToString() + " ('" +
+               g.nodes[static_cast<std::size_t>(i)].name + "')";
+    } else if (!ir::SameRepeat(r.part_lens[static_cast<std::size_t>(it->second)], e)) {
+      throw ScheduleError("PIECE_EXTENTS_DIFFER",
+                          "'" + g.nodes[static_cast<std::size_t>(i)].name + "' has extent " +
+                              e.ToString() + " along " + g.FindAxis(r.dims[0])->name +
+                              " but reads values of extent " +
+                              r.part_lens[static_cast<std::size_t>(it->second)].ToString());
+    }
+    r.node_piece[static_cast<std::size_t>(i)] = it->second;
+  }
+  // Each piece's nodes in one run (after the nodes every piece runs, which read none of
+  // them), so the kernel runs each piece's nodes under one `if`.
+  std::vector<int> order;
+  for (int p = -1; p < static_cast<int>(r.part_lens.size()); ++p) {
+    for (int i = 0; i < n; ++i) {
+      if (r.node_piece[static_cast<std::size_t>(i)] == p &&
+          g.nodes[static_cast<std::size_t>(i)].type != "Output") {
+        order.push_back(i);
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    if (g.nodes[static_cast<std::size_t>(i)].type == "Output") order.push_back(i);
+  }
+  std::vector<int> at(static_cast<std::size_t>(n));
+  for (int k = 0; k < n; ++k)
+    at[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = k;
+  auto permute = [&](auto& v) {
+    auto old = v;
+    for (int k = 0; k < n && static_cast<std::size_t>(k) < old.size(); ++k)
+      v[static_cast<std::size_t>(k)] =
+          old[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])];
+  };
+  permute(g.nodes);
+  permute(r.node_piece);
+  permute(r.avail);
+  permute(r.r_invariant);
+  for (auto& node : g.nodes) {
+    for (auto& in : node.inputs)
+      in.node = at[static_cast<std::size_t>(in.node)];
+  }
+  ir::Axis* a = g.FindAxis(r.dims[0]);
+  r.decisions.push_back({"templates", "PIECES",
+                         std::to_string(r.part_lens.size()) + " piece(s) along the outermost dim " +
+                             a->name + ", one after another in its loop: " + names +
+                             "; nodes of extent 1 along it run for "
+                             "every piece"});
+  a->size = total;
 }
 
 // Memory placement of the impl graph's tensors, from the buffer plan.
@@ -934,7 +1076,7 @@ bool BufferUsedBy(const Buffer& b, CaseKind kind) {
 }
 
 int PartOf(const ScheduleResult& s, const ir::Tensor& t) {
-  if (s.part_dim < 0 || t.axis.empty()) return af_tiling::kPartFull;
+  if (s.part_dim <= 0 || t.axis.empty()) return af_tiling::kPartFull;
   const Expr& e = t.repeats.at(static_cast<std::size_t>(s.part_dim));
   if (e == Expr(1) || e == s.graph.FindAxis(s.dims[static_cast<std::size_t>(s.part_dim)])->size) {
     return af_tiling::kPartFull;
@@ -943,6 +1085,15 @@ int PartOf(const ScheduleResult& s, const ir::Tensor& t) {
     if (ir::SameRepeat(s.part_lens[k], e)) return af_tiling::kPartInput(static_cast<int>(k));
   }
   return af_tiling::kPartFull;
+}
+
+int NodePart(const ScheduleResult& s, int i) {
+  if (s.part_dim == 0) {
+    const int p = s.node_piece.at(static_cast<std::size_t>(i));
+    return p < 0 ? af_tiling::kPartFull : af_tiling::kPartInput(p);
+  }
+  const auto& n = s.graph.nodes.at(static_cast<std::size_t>(i));
+  return n.outputs.empty() ? af_tiling::kPartFull : PartOf(s, n.outputs[0]);
 }
 
 bool BufferCompact(const Buffer& b, CaseKind kind) {
@@ -1099,6 +1250,18 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     }
   }
   FindParts(r);
+  if (r.part_dim == 0) {
+    for (const auto& n : g.nodes) {
+      if (r.passes > 0 || n.type == "Gather") {
+        throw ScheduleError(r.passes > 0 ? "PARTS_WITH_REDUCE" : "PIECES_WITH_GATHER",
+                            "tensors with extents of their own along the outermost dim " +
+                                g.FindAxis(r.dims[0])->name + " in a graph with " +
+                                (r.passes > 0 ? "reductions" : "a Gather ('" + n.name + "')") +
+                                ": the pieces loop runs elementwise graphs only");
+      }
+    }
+    FindPieces(r);
+  }
   PlanBuffers(r, profile);
   const int n_dims = static_cast<int>(r.dims.size());
   int first_r = n_dims;
@@ -1159,6 +1322,19 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
       throw ScheduleError("UB_OVERFLOW", "graph '" + g.name +
                                              "' has no concat case that fits UB and its "
                                              "alignment even with the smallest tiles");
+    }
+    return r;
+  }
+  if (r.part_dim == 0) {
+    // Pieces: the elementwise cases, any dim tiled; the outer loop walks the pieces.
+    Template t{"elementwise", CaseKind::kElementwise, {}};
+    for (int k = 0; k < n_dims; ++k)
+      add_case(t, k);
+    r.templates.push_back(std::move(t));
+    StaticUbFilter(r, profile);
+    if (r.cases.empty()) {
+      throw ScheduleError("UB_OVERFLOW",
+                          "graph '" + g.name + "' does not fit UB even with the smallest tiles");
     }
     return r;
   }

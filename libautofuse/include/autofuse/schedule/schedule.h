@@ -185,8 +185,12 @@ struct ScheduleResult {
   // Concat's inputs, split pieces, slices), and those extents: the Concat's inputs first (one
   // entry each), then every other distinct extent. The Concat node, and the gather concat's
   // staging block and offsets (-1 when absent).
+  // Along the outermost dim (part_dim 0) the parts are pieces instead: groups of connected
+  // nodes, one part_lens entry each, run one after another by the outer loop (node_piece: per
+  // node, its piece, or -1 for nodes of extent 1 along it, run for every piece).
   int part_dim = -1;
   std::vector<sym::Expr> part_lens;
+  std::vector<int> node_piece;
   int cat_inputs = 0;
   int concat = -1;
   int concat_staging = -1;
@@ -216,6 +220,9 @@ std::vector<bool> SweepNodes(const ScheduleResult& s, int p);
 // The part of a tensor: af_tiling::kPartInput(k) when its extent along the part dim is
 // part_lens[k] (the first match), else kPartFull.
 int PartOf(const ScheduleResult& s, const ir::Tensor& t);
+// The part of node i's work for the cost model: its piece along the outermost dim (kPartInput(p),
+// kPartFull for nodes every piece runs), else PartOf its output.
+int NodePart(const ScheduleResult& s, int i);
 
 // The layout parameters of case `case_index` (dims, buffers, concat extents) for concrete
 // `values`: the dims' sizes, then each part's extent (ScheduleResult::part_lens); missing

@@ -34,7 +34,7 @@ namespace af_tiling {
 
 inline constexpr int kMaxDims = 8;
 inline constexpr int kMaxBuffers = 24;
-inline constexpr int kMaxPerfNodes = 96;
+inline constexpr int kMaxPerfNodes = 256;  // a concat of many inputs as stores: ~5 each
 // Parts along one dim (a concat's inputs, then split pieces' and slices' extents): at most
 // AutoFuse's kMaxInputNum for the UB-concat template (48 in the concat_schedule_case_generator.cpp
 // we read, docs/ir.md).
@@ -441,13 +441,88 @@ inline void Prepare(const CaseParams& p, const PerfTable& t, Model* m) {
   m->loops.tile_is_r = Bit(p.r_mask, p.tile_dim);
 }
 
-// The loops of a prepared case for a tile.
+// Pieces: parts along the outermost dim (part_dim 0) are groups of nodes that the outer loop
+// runs one after another, each over its own extent part_len[k]; dims[0] is their sum. A node of
+// piece k (PerfNode::part kPartInput(k)) runs in that piece's iterations only.
+inline bool HasPieces(const CaseParams& p) {
+  return p.part_dim == 0 && p.n_parts > 0;
+}
+
+// The extent a tile can usefully span: the tile dim's size, or with pieces and the outermost dim
+// tiled, the largest piece's extent.
+inline int64_t TileExtent(const CaseParams& p) {
+  if (!HasPieces(p) || p.tile_dim != 0) return p.dims[p.tile_dim];
+  int64_t e = 0;
+  for (int k = 0; k < p.n_parts && k < kMaxParts; ++k)
+    e = p.part_len[k] > e ? p.part_len[k] : e;
+  return e;
+}
+
+// The loops of a prepared case for a tile. With pieces and the outermost dim tiled, every piece
+// has its own tiles (and tail).
 inline Loops LoopsOf(const Model& m, int64_t tile) {
   Loops l = m.loops;
-  const int64_t d = m.p->dims[m.p->tile_dim];
+  const CaseParams& p = *m.p;
+  const int64_t d = p.dims[p.tile_dim];
   l.tiles = CeilDiv(d, tile);
   l.tail = d - (l.tiles - 1) * tile;
+  if (HasPieces(p) && p.tile_dim == 0) {
+    l.tiles = 0;
+    for (int k = 0; k < p.n_parts && k < kMaxParts; ++k)
+      l.tiles += CeilDiv(p.part_len[k], tile);
+  }
   return l;
+}
+
+// A node's executions for the totals over all cores when the graph has pieces: `full` at the
+// tile extent and `tail` at `tail_ext`, over its piece's iterations (or every piece's, for nodes
+// all pieces run; those have extent 1 along the outermost dim).
+struct PieceRuns {
+  int64_t full = 0;
+  int64_t tail = 0;
+  int64_t tail_ext = 0;
+};
+inline PieceRuns PieceRunsOf(const CaseParams& p, const Loops& l, int64_t tile, int32_t part) {
+  PieceRuns r;
+  if (!HasPieces(p) || part <= 0 || part > p.n_parts) {
+    if (HasPieces(p) && p.tile_dim == 0) {
+      r.full = l.tiles;  // every piece's tiles; such a node has extent 1 along the tile dim
+      return r;
+    }
+    r.full = l.a_before * (l.tiles - 1);
+    r.tail = l.a_before;
+    r.tail_ext = l.tail;
+    return r;
+  }
+  const int64_t len = p.part_len[part - 1];
+  if (p.tile_dim == 0) {
+    const int64_t tiles = CeilDiv(len, tile);
+    if (tiles == 0) return r;
+    r.full = tiles - 1;
+    r.tail = 1;
+    r.tail_ext = len - (tiles - 1) * tile;
+    return r;
+  }
+  int64_t a = len;  // the piece's A iterations: its rows times the dims between
+  for (int j = 1; j < p.tile_dim && j < kMaxDims; ++j)
+    a *= p.dims[j];
+  r.full = a * (l.tiles - 1);
+  r.tail = a;
+  r.tail_ext = l.tail;
+  return r;
+}
+
+// The share of the outer iterations that run a node of part `part` (1 without pieces): the
+// busiest core's tiles are priced at this average mix of the pieces.
+inline double PieceShare(const CaseParams& p, const Loops& l, int64_t tile, int32_t part) {
+  if (!HasPieces(p) || part <= 0 || part > p.n_parts || p.dims[0] <= 0 || l.tiles <= 0) {
+    return 1.0;
+  }
+  const int64_t len = p.part_len[part - 1];
+  if (p.tile_dim == 0) {
+    return static_cast<double>(CeilDiv(len, tile)) / static_cast<double>(l.tiles);
+  }
+  return static_cast<double>(len) / static_cast<double>(p.dims[0]);
 }
 
 // UbBytes on a prepared case (the same numbers, fewer operations).
@@ -604,7 +679,8 @@ inline void Price(const Model& m, CaseSolution* s, bool totals) {
       if (m_full < 0) m_full = 0;
     }
     core.pipes[full.pipe] +=
-        full.cycles * (static_cast<double>(s->tiles_per_block) * static_cast<double>(m_full));
+        full.cycles * (static_cast<double>(s->tiles_per_block) * static_cast<double>(m_full) *
+                       PieceShare(p, l, s->tile, n.part));
   }
   for (int i = 0; !fast && i < p.n_nodes; ++i) {
     const PerfNode& n = p.nodes[i];
@@ -663,6 +739,13 @@ inline void Price(const Model& m, CaseSolution* s, bool totals) {
     if (totals && l.tile_is_r) {
       total.Add(full, 0, s->outer * m_full);
       total.Add(n.max_tile != 0 ? full : tail, 0, s->outer * m_tail);
+    } else if (totals && HasPieces(p)) {
+      const PieceRuns pr = PieceRunsOf(p, l, s->tile, n.part);
+      total.Add(full, 0, pr.full * m_full);
+      if (pr.tail > 0) {
+        const NodeCost pt = ws || n.max_tile != 0 ? full : CostOfNode(m, i, pr.tail_ext, rates);
+        total.Add(pt, 0, pr.tail * m_full);
+      }
     } else if (totals) {
       total.Add(full, 0, l.a_before * (l.tiles - 1) * m_full);
       total.Add(tail_a, 0, l.a_before * m_full);
@@ -686,7 +769,8 @@ inline void Price(const Model& m, CaseSolution* s, bool totals) {
       }
       core.Add(full, times, 0);
     } else {
-      const auto tpb = static_cast<double>(s->tiles_per_block);
+      const double tpb =
+          static_cast<double>(s->tiles_per_block) * PieceShare(p, l, s->tile, n.part);
       core.Add(full, tpb * static_cast<double>(m_full), 0);
       if (m_tail > 0) core.Add(tail, tpb * static_cast<double>(m_tail), 0);
     }
@@ -735,7 +819,7 @@ inline int64_t TileStep(const CaseParams& p) {
 inline CaseSolution Evaluate(const Model& m, int64_t tile, int64_t use, int64_t ub_limit) {
   const CaseParams& p = *m.p;
   CaseSolution s;
-  const int64_t d = p.dims[p.tile_dim];
+  const int64_t d = TileExtent(p);
   if (tile < 1 || tile > d || use < 1) return s;
   s.ub_bytes = UbBytes(m, tile, nullptr);
   if (s.ub_bytes > ub_limit) return s;
@@ -774,7 +858,7 @@ inline CaseSolution Evaluate(const Model& m, int64_t tile, int64_t use, int64_t 
 // BinaryFindUpperBoundSatisfiedUBLimit).
 inline int64_t LargestTile(const Model& m, int64_t limit) {
   const CaseParams& p = *m.p;
-  const int64_t d = p.dims[p.tile_dim];
+  const int64_t d = TileExtent(p);
   const int64_t step = TileStep(p);
   if (UbBytes(m, d, nullptr) <= limit) return d;
   if (UbBytes(m, 1, nullptr) > limit) return 0;
@@ -849,7 +933,7 @@ inline int64_t AxesReorderTile(const Model& m, int64_t cores, int64_t ub_limit,
                                const SolverOptions& o, bool tradeoff, int64_t max_tile,
                                int32_t* binding_out) {
   const CaseParams& p = *m.p;
-  const int64_t d = p.dims[p.tile_dim];
+  const int64_t d = TileExtent(p);
   const int64_t step = TileStep(p);
   int64_t tile = max_tile;
   if (tile == 0) return 0;
@@ -883,8 +967,10 @@ inline int64_t AxesReorderTile(const Model& m, int64_t cores, int64_t ub_limit,
   }
   const Loops l1 = LoopsOf(m, tile);
   if (l1.tiles > 1) {
-    const int64_t even = AlignUp(CeilDiv(d, l1.tiles), step);
-    if (even < tile && even >= 1 && CeilDiv(d, even) == l1.tiles) tile = even;
+    // The same tile count (the largest piece's, with pieces) with tiles as even as the step
+    // allows.
+    const int64_t even = AlignUp(CeilDiv(d, CeilDiv(d, tile)), step);
+    if (even < tile && even >= 1 && LoopsOf(m, even).tiles == l1.tiles) tile = even;
   }
   *binding_out = binding;
   return tile;
@@ -1016,9 +1102,11 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
   // last round).
   const Loops l = LoopsOf(m, best.tile);
   if (p.r_core == 0 && !l.tile_is_r && l.a_before > 0) {
-    const int64_t d = p.dims[p.tile_dim];
+    const int64_t d = TileExtent(p);
     const int64_t step = TileStep(p);
-    auto work = [&](int64_t tile) { return CeilDiv(l.a_before * CeilDiv(d, tile), cores) * tile; };
+    auto work = [&](int64_t tile) {
+      return CeilDiv(l.a_before * LoopsOf(m, tile).tiles, cores) * tile;
+    };
     int64_t pick = best.tile;
     int64_t pick_work = work(best.tile);
     const int64_t k0 = CeilDiv(l.a_before * l.tiles, cores);
@@ -1057,7 +1145,7 @@ struct TileSpace {
 inline TileSpace SpaceOf(const CaseParams& p) {
   TileSpace s;
   s.step = TileStep(p);
-  s.d = p.dims[p.tile_dim];
+  s.d = TileExtent(p);
   s.n = s.d / s.step;
   if (s.n == 0) {
     s.step = 1;
