@@ -287,6 +287,17 @@ def case_rotary_qk(rng, b):
                                                                  rot(k) * sn + k * cs]
 
 
+def case_pad_removepad(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"] + b["s2"]))
+    y = rnd(rng, (b["s0"], b["s1"]))
+    return [flat(x, 2), flat(y, 2)], [np.abs(x[:, :b["s1"]]), y + y, np.exp(y)]
+
+
+def case_removepad_mid_fp16(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"] + b["s2"], b["s3"])).astype(np.float16)
+    return [flat(x, 3)], [-x[:, :b["s1"], :]]
+
+
 def case_split_many(rng, b):
     x = rnd(rng, (b["s0"], 60 * b["s1"]))
     a, w = np.abs(x), b["s1"]
@@ -389,6 +400,12 @@ CASES = {
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
         {"s0": 1000, "s1": 3, "s2": 2}, {"s0": 3, "s1": 3000, "s2": 2001}]),
     "concat_rows_fp16": (case_concat_rows_fp16, SHAPES_PIECES),
+    "pad_removepad": (case_pad_removepad, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 3, "s2": 8}, {"s0": 1000, "s1": 9, "s2": 23},
+        {"s0": 3, "s1": 1001, "s2": 64}, {"s0": 5, "s1": 8, "s2": 1}]),
+    "removepad_mid_fp16": (case_removepad_mid_fp16, [
+        {"s0": 1, "s1": 1, "s2": 1, "s3": 1}, {"s0": 2, "s1": 3, "s2": 5, "s3": 7},
+        {"s0": 1000, "s1": 2, "s2": 3, "s3": 5}, {"s0": 3, "s1": 5, "s2": 4, "s3": 301}]),
     "split_many": (case_split_many, [
         {"s0": 1, "s1": 1}, {"s0": 7, "s1": 5}, {"s0": 1000, "s1": 3}, {"s0": 3, "s1": 1001}]),
     "rotary_qk": (case_rotary_qk, [
@@ -408,7 +425,8 @@ CASES = {
 FORCE_ALL_CASES = {
     "transpose_add", "permute3d_fp16", "step_slice", "transpose_sum", "concat_last", "concat_mid",
     "rotary_fp16", "concat_int32", "transpose_relu_add", "split3", "embedding_add",
-    "split_shared", "concat_rows_fp16", "split_rows", "concat_many", "split_many", "rotary_qk"}
+    "split_shared", "concat_rows_fp16", "split_rows", "concat_many", "split_many", "rotary_qk",
+    "pad_removepad", "removepad_mid_fp16"}
 
 
 COUNTERS = re.compile(r"MTE2 (\d+) B, MTE3 (\d+) B, (\d+) vector repeats")

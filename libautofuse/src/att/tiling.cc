@@ -293,6 +293,13 @@ std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
       EmitConcatNodes(s, c, i, base, vec, &out);
       continue;
     }
+    if (node.type == "Pad" || node.type == "RemovePad") {
+      // One UB copy of the box both blocks have (codegen's EmitBoxCopy): the smaller block.
+      const ir::Tensor& small = node.type == "Pad" ? input_tensor(node, 0) : t;
+      vec(af_tiling::kApiCopy, base.esize, schedule::OneMask(small))->part =
+          schedule::PartOf(s, small);
+      continue;
+    }
     if (node.type == "Cast") {
       const ir::DType from = input_tensor(node, 0).dtype;
       if (from == t.dtype) {

@@ -1054,6 +1054,49 @@ class KernelWriter {
   // (tail-sized). Each input's rows go by UB-to-UB DataCopy (chunks of 4095 rows) straight to
   // their columns of the output block (concat), or side by side into the staging block
   // (concat_gather), from which one Gather assembles the output rows. A one-input Concat copies.
+  // Pad and RemovePad: the value is unchanged, only the extent along one dim may grow (Pad: the
+  // new elements are unspecified) or shrink (RemovePad: the leading box is kept); both blocks
+  // are held with padded rows, so the box both have is copied row by row (rows: the dims before
+  // the part dim), a whole-block copy when the extents agree.
+  void EmitBoxCopy(int i, const std::string& ty) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& t = n.outputs.at(0);
+    const ir::Tensor& x = s_.graph.nodes[n.inputs.at(0).node].outputs.at(n.inputs[0].output);
+    Alloc(i, ty);
+    const int c = s_.part_dim;
+    if (c < 0 || schedule::PartOf(s_, t) == schedule::PartOf(s_, x)) {
+      Line("DataCopy(" + Var(i) + ", " + Var(n.inputs.at(0).node) + ", static_cast<uint32_t>(" +
+           Count(n.type == "Pad" ? x : t) + "));");
+      Line("PipeBarrier<PIPE_V>();");
+      return;
+    }
+    const ir::Tensor& small = n.type == "Pad" ? x : t;
+    const bool inner = c == n_dims_ - 1;
+    Line("{");
+    ++in_;
+    std::string rows = Ext(t, k_, false);
+    for (int j = k_ + 1; j < c; ++j)
+      rows += " * " + Ext(t, j, false);
+    Line("const int64_t box_rows = " + rows + ";");
+    Line("const int64_t esz = static_cast<int64_t>(sizeof(" + ty + "));");
+    Line("const int64_t len = " + Ext(small, c, false) + ";");
+    const std::string elems = inner ? "af_align(len, RA)" : "len * " + UbStride(t, c);
+    Line("const int64_t cb = af_ceildiv((" + elems + ") * esz, 32);");
+    Line("const int64_t src_pitch = " + UbStride(x, c - 1) + ";");
+    Line("const int64_t dst_pitch = " + UbStride(t, c - 1) + ";");
+    Line("for (int64_t rc = 0; rc < box_rows; rc += 4095) {");
+    Line("  const int64_t nr = af_min(box_rows - rc, 4095);");
+    Line("  DataCopy(" + Var(i) + "[static_cast<uint32_t>(rc * dst_pitch)], " +
+         Var(n.inputs[0].node) +
+         "[static_cast<uint32_t>(rc * src_pitch)], DataCopyParams(static_cast<uint16_t>(nr), "
+         "static_cast<uint16_t>(cb), static_cast<uint16_t>(src_pitch * esz / 32 - cb), "
+         "static_cast<uint16_t>(dst_pitch * esz / 32 - cb)));");
+    Line("}");
+    Line("PipeBarrier<PIPE_V>();");
+    --in_;
+    Line("}");
+  }
+
   void EmitConcat(int i, const std::string& ty) {
     const Node& n = s_.graph.nodes[i];
     const ir::Tensor& t = n.outputs.at(0);
@@ -1346,6 +1389,11 @@ class KernelWriter {
     }
     if (n.type == "Concat") {
       EmitConcat(i, ty);
+      FreeDeadInputs(i);
+      return;
+    }
+    if (n.type == "Pad" || n.type == "RemovePad") {
+      EmitBoxCopy(i, ty);
       FreeDeadInputs(i);
       return;
     }

@@ -241,10 +241,16 @@ void LogicalReductionsAsFloat(Graph& g, std::vector<Decision>* d) {
   }
 }
 
+// Pad and RemovePad: elementwise ops whose output extent may differ from their input's (the
+// box grows or shrinks); they neither broadcast nor fold into a narrowed copy.
+bool ResizesBox(const Node& n) {
+  return n.type == "Pad" || n.type == "RemovePad";
+}
+
 // Elementwise inputs whose view repeats 1 where the output does not get an explicit Broadcast.
 void ExplicitBroadcasts(Graph& g, std::vector<Decision>* d) {
   for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
-    if (ComputeOf(g.nodes[i]) != ir::ComputeType::kElewise) continue;
+    if (ComputeOf(g.nodes[i]) != ir::ComputeType::kElewise || ResizesBox(g.nodes[i])) continue;
     for (std::size_t s = 0; s < g.nodes[i].inputs.size(); ++s) {
       const ir::InputRef in = g.nodes[i].inputs[s];
       const ir::Tensor& src = g.nodes[in.node].outputs.at(in.output);
@@ -298,8 +304,9 @@ std::vector<int> FoldableCone(const Graph& g, int root, const std::set<int>& use
     const Node& n = g.nodes[static_cast<std::size_t>(i)];
     if (n.type == "Data" || n.type == "Scalar" || !cone.insert(i).second) continue;
     const auto ct = ComputeOf(n);
-    if (ct != ir::ComputeType::kElewise && ct != ir::ComputeType::kBroadcast &&
-        ct != ir::ComputeType::kLoad) {
+    if ((ct != ir::ComputeType::kElewise && ct != ir::ComputeType::kBroadcast &&
+         ct != ir::ComputeType::kLoad) ||
+        ResizesBox(n)) {
       throw ScheduleError(code, what + " reads '" + n.name + "' (" + n.type +
                                     "); only loads, elementwise ops and broadcasts fold");
     }
@@ -678,8 +685,9 @@ std::string StoreBlocker(const Graph& g, int cat, std::size_t dim, std::vector<i
       const Node& n = g.nodes[static_cast<std::size_t>(c)];
       if (n.type == "Output" || !seen.insert(c).second) continue;
       const auto ct = ComputeOf(n);
-      if (ct != ir::ComputeType::kElewise && ct != ir::ComputeType::kBroadcast &&
-          ct != ir::ComputeType::kStore) {
+      if ((ct != ir::ComputeType::kElewise && ct != ir::ComputeType::kBroadcast &&
+           ct != ir::ComputeType::kStore) ||
+          ResizesBox(n)) {
         return "it feeds '" + n.name + "' (" + n.type + ")";
       }
       if (ct != ir::ComputeType::kStore) stack.push_back(c);
