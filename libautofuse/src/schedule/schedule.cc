@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "af_tiling/elementwise.h"
@@ -688,6 +688,14 @@ ImplCase BuildCase(const ScheduleResult& r, int k, CaseKind kind) {
   Graph& g = c.graph;
   const auto tile = ir::TileSplit(g, r.dims[k]);
   c.tile_var = g.FindAxis(tile.inner)->name + "_size";
+  if (k == 0 && r.part_dim == 0) {
+    // Pieces: each piece has its own tiles along the outermost dim.
+    const Expr t = g.FindAxis(tile.inner)->size;
+    Expr tiles(0);
+    for (const auto& len : r.part_lens)
+      tiles = tiles + sym::CeilDiv(len, t);
+    g.FindAxis(tile.outer)->size = tiles;
+  }
   std::vector<std::int64_t> a_outer;
   std::vector<std::int64_t> r_outer;
   for (int j = 0; j < k; ++j)
