@@ -54,6 +54,11 @@ TEST(AfcGather, IndexOutOfRangeStopsTheKernel) {
                     " --bind s0=50,s1=24,s2=3,s3=5 --inputs " + af::test::Shell(dir.string()));
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, ::testing::HasSubstr("a Gather index is outside the gathered dim"));
+  // Bad input data, named as such (not an internal error), with the folder and the index input.
+  EXPECT_THAT(r.err, ::testing::Not(::testing::HasSubstr("internal error")));
+  EXPECT_THAT(r.err, ::testing::HasSubstr("stopped on its input data"));
+  EXPECT_THAT(r.err, ::testing::HasSubstr(dir.string()));
+  EXPECT_THAT(r.err, ::testing::HasSubstr("index input(s) 'idx'"));
   std::filesystem::remove_all(dir);
 }
 

@@ -586,8 +586,21 @@ RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   args.kernel_name = k.code.kernel_name.c_str();
   const int status = k.library->Launch(&args);
   if (status != AF_STATUS_OK) {
+    const std::string error(args.error);
+    if (error.find(": trap: ") != std::string::npos) {
+      // The kernel stopped itself on its data (a Gather index out of range): bad input, named.
+      std::string indices;
+      for (const auto& n : k.hint.nodes) {
+        if (n.type != "Gather" || n.inputs.size() < 2) continue;
+        indices += (indices.empty() ? "'" : ", '") +
+                   k.hint.nodes[static_cast<std::size_t>(n.inputs[1].node)].name + "'";
+      }
+      throw InputError(SourceLoc{run.inputs_dir, 0, 0},
+                       "kernel " + k.code.kernel_name + " stopped on its input data: " + error +
+                           (indices.empty() ? "" : " (index input(s) " + indices + ")"));
+    }
     throw std::runtime_error("kernel " + k.code.kernel_name +
-                             " failed on the CPU runtime: " + std::string(args.error));
+                             " failed on the CPU runtime: " + error);
   }
   res.mte2_bytes = args.mte2_bytes;
   res.mte3_bytes = args.mte3_bytes;
