@@ -779,11 +779,7 @@ class KernelWriter {
   // GM offset of the tile's first element for a view (outer coords and the tile start).
   std::string GmBase(const Node& n) const {
     const ir::Tensor& t = n.outputs.at(0);
-    std::string s = "0";
-    if (const ir::AttrValue* off = n.FindAttr("offset")) {
-      if (const auto* e = std::get_if<Expr>(off)) s = ctx_.Cpp(*e);
-      if (const auto* i = std::get_if<std::int64_t>(off)) s = std::to_string(*i) + "LL";
-    }
+    std::string s = "(" + ctx_.Cpp(ir::ViewOffset(n).value_or(Expr(0))) + ")";
     for (int j = 0; j <= k_; ++j) {
       if (t.repeats.at(static_cast<std::size_t>(j)) == Expr(1)) continue;  // broadcast: coord 0
       s += " + i" + std::to_string(j) + " * (" +

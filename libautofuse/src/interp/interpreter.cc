@@ -99,11 +99,9 @@ std::vector<std::int64_t> EvalStrides(const ir::Tensor& t, const sym::Bindings& 
 }
 
 std::int64_t OffsetAttr(const ir::Node& n, const sym::Bindings& b) {
-  const ir::AttrValue* v = n.FindAttr("offset");
-  if (v == nullptr) return 0;
-  if (const auto* i = std::get_if<std::int64_t>(v)) return *i;
-  if (const auto* e = std::get_if<sym::Expr>(v)) return EvalExpr(*e, b, "offset");
-  throw EvalError("attribute 'offset' is neither an integer nor an expression");
+  const auto e = ir::ViewOffset(n);
+  if (!e) throw EvalError("attribute 'offset' is neither an integer nor an expression");
+  return EvalExpr(*e, b, "offset");
 }
 
 // Checks that a strided view over `repeats` starting at `offset` stays inside [0, size) and that

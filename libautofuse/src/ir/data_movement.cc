@@ -35,6 +35,14 @@ std::optional<std::vector<std::size_t>> TransposePerm(const Tensor& in, const Te
   return perm;
 }
 
+std::optional<sym::Expr> ViewOffset(const Node& n) {
+  const AttrValue* a = n.FindAttr("offset");
+  if (a == nullptr) return sym::Expr(0);
+  if (const auto* e = std::get_if<sym::Expr>(a)) return *e;
+  if (const auto* i = std::get_if<std::int64_t>(a)) return sym::Expr(*i);
+  return std::nullopt;
+}
+
 std::optional<std::size_t> ConcatDim(const Graph& g, const Node& concat) {
   if (concat.outputs.empty()) return std::nullopt;
   const Tensor& out = concat.outputs[0];

@@ -272,21 +272,25 @@ bool IsComputeNode(const Node& n) {
   return ComputeOf(n) != ir::ComputeType::kBuffer;
 }
 
-// Nodes in topological order (producers first), inputs remapped.
-void SortTopo(Graph& g) {
-  const auto order = g.TopoOrder();
+// The nodes in `order` (every node once), inputs remapped.
+void Reorder(Graph& g, const std::vector<int>& order) {
   Graph sorted = g;
   sorted.nodes.clear();
   std::vector<int> remap(g.nodes.size());
   for (std::size_t k = 0; k < order.size(); ++k)
-    remap[order[k]] = static_cast<int>(k);
-  for (int i : order)
-    sorted.nodes.push_back(g.nodes[i]);
+    remap[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+  for (const int i : order)
+    sorted.nodes.push_back(g.nodes[static_cast<std::size_t>(i)]);
   for (auto& n : sorted.nodes) {
     for (auto& in : n.inputs)
-      in.node = remap[in.node];
+      in.node = remap[static_cast<std::size_t>(in.node)];
   }
   g = std::move(sorted);
+}
+
+// Nodes in topological order (producers first), inputs remapped.
+void SortTopo(Graph& g) {
+  Reorder(g, g.TopoOrder());
 }
 
 // The nodes a data-movement op's input is computed from (`root` included), ascending; Data and
@@ -357,15 +361,6 @@ void ContiguousStrides(ir::Tensor& t) {
   }
 }
 
-// Reading an `offset` attr (an expression or an integer; 0 when absent).
-Expr OffsetOf(const Node& n) {
-  if (const ir::AttrValue* a = n.FindAttr("offset")) {
-    if (const auto* e = std::get_if<Expr>(a)) return *e;
-    if (const auto* x = std::get_if<std::int64_t>(a)) return Expr(*x);
-  }
-  return Expr(0);
-}
-
 // Appends a copy of `cone` (CloneCone) narrowed to [off, off + len) along `dim`: loads and stores
 // (GM views) move their offset by off elements along it, every other tensor takes contiguous UB
 // strides; tensors of extent 1 along it are kept. Without a dim the copy is not narrowed.
@@ -378,7 +373,7 @@ std::map<int, int> NarrowedCopy(Graph& g, const std::vector<int>& cone,
     ir::Tensor& v = n.outputs.at(0);
     if (!dim || v.repeats.at(*dim) == Expr(1)) continue;
     const bool gm = n.type == "Load" || n.type == "Store";
-    if (gm) n.attrs["offset"] = OffsetOf(n) + off * v.strides.at(*dim);
+    if (gm) n.attrs["offset"] = ir::ViewOffset(n).value_or(Expr(0)) + off * v.strides.at(*dim);
     v.repeats[*dim] = len;
     if (!gm) ContiguousStrides(v);
   }
@@ -655,18 +650,7 @@ void SortByStores(Graph& g) {
   }
   for (int i = 0; i < n; ++i)
     visit(i);
-  std::vector<int> at(static_cast<std::size_t>(n));
-  Graph sorted = g;
-  sorted.nodes.clear();
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    at[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
-    sorted.nodes.push_back(g.nodes[static_cast<std::size_t>(order[k])]);
-  }
-  for (auto& node : sorted.nodes) {
-    for (auto& in : node.inputs)
-      in.node = at[static_cast<std::size_t>(in.node)];
-  }
-  g = std::move(sorted);
+  Reorder(g, order);
 }
 
 // Why a Concat cannot become one store per input ("" when it can): the nodes that compute from

@@ -217,9 +217,12 @@ void PlanBuffers(ScheduleResult& r, const hw::Profile& profile) {
       last_use[i] = std::max(last_use[i], c);
   }
   // A load takes over the VECIN queue of an earlier load of the same dtype size and part once
-  // that one's values are dead (a concat turned into stores: one input after another).
+  // that one's values are dead (a concat turned into stores: one input after another). Only in
+  // graphs with parts: their templates (elementwise, concat) free a load at its last reader, as
+  // planned here; the reduce and brc_inline templates keep some loads longer.
+  const bool queue_reuse = r.part_dim >= 0 && !reduces;
   auto reusable_queue = [&](int l, const std::vector<int>& owner) {
-    for (std::size_t q = 0; q < owner.size() && g.nodes[l].type == "Load"; ++q) {
+    for (std::size_t q = 0; queue_reuse && q < owner.size() && g.nodes[l].type == "Load"; ++q) {
       const int o = owner[q];
       if (last_use[o] < l && esize(o) == esize(l) && part_of(o) == part_of(l)) {
         return static_cast<int>(q);

@@ -33,6 +33,10 @@ const Tensor* InputTensor(const Graph& g, const Node& n, std::size_t slot);
 // output's axes are not a permutation of the input's (or an axis id repeats).
 std::optional<std::vector<std::size_t>> TransposePerm(const Tensor& in, const Tensor& out);
 
+// A Load's or Store's `offset` attr (elements into its GM buffer) as an expression: 0 when absent,
+// nullopt when it is neither an integer nor an expression.
+std::optional<sym::Expr> ViewOffset(const Node& n);
+
 // The concat dim of a Concat node: the first dim where some input's repeats differ from the
 // output's. nullopt when every input equals the output (a one-input Concat copies), when an
 // input is dangling or when ranks differ.
