@@ -367,7 +367,7 @@ void ContiguousStrides(ir::Tensor& t) {
 std::map<int, int> NarrowedCopy(Graph& g, const std::vector<int>& cone,
                                 std::optional<std::size_t> dim, const Expr& off, const Expr& len,
                                 const std::string& suffix) {
-  const auto copy = CloneCone(g, cone, suffix);
+  auto copy = CloneCone(g, cone, suffix);
   for (const auto& [from, to] : copy) {
     Node& n = g.nodes[static_cast<std::size_t>(to)];
     ir::Tensor& v = n.outputs.at(0);
