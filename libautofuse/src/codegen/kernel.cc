@@ -1050,6 +1050,30 @@ class KernelWriter {
   // (tail-sized). Each input's rows go by UB-to-UB DataCopy (chunks of 4095 rows) straight to
   // their columns of the output block (concat), or side by side into the staging block
   // (concat_gather), from which one Gather assembles the output rows. A one-input Concat copies.
+  // The rows of a block before dim c: the product of its extents along dims k..c-1.
+  std::string RowsBefore(const ir::Tensor& t, int c) const {
+    std::string rows = Ext(t, k_, false);
+    for (int j = k_ + 1; j < c; ++j)
+      rows += " * " + Ext(t, j, false);
+    return rows;
+  }
+
+  // One strided UB-to-UB DataCopy of `rows` rows (in chunks of 4095, DataCopyParams' limit) of
+  // `cb` 32-byte blocks each, with the locals cb, esz, src_pitch and the destination pitch
+  // `dst_pitch` (elements) in scope; row r goes from src[r * src_pitch] to dst[r * dst_pitch +
+  // dst_col].
+  void EmitRowsCopy(const std::string& rows, const std::string& dst, const std::string& dst_pitch,
+                    const std::string& dst_col, const std::string& src) {
+    Line("for (int64_t rc = 0; rc < " + rows + "; rc += 4095) {");
+    Line("  const int64_t nr = af_min(" + rows + " - rc, 4095);");
+    Line("  DataCopy(" + dst + "[static_cast<uint32_t>(rc * " + dst_pitch + dst_col + ")], " + src +
+         "[static_cast<uint32_t>(rc * src_pitch)], DataCopyParams(static_cast<uint16_t>(nr), "
+         "static_cast<uint16_t>(cb), static_cast<uint16_t>(src_pitch * esz / 32 - cb), "
+         "static_cast<uint16_t>(" +
+         dst_pitch + " * esz / 32 - cb)));");
+    Line("}");
+  }
+
   // Pad and RemovePad: the value is unchanged, only the extent along one dim may grow (Pad: the
   // new elements are unspecified) or shrink (RemovePad: the leading box is kept); both blocks
   // are held with padded rows, so the box both have is copied row by row (rows: the dims before
@@ -1070,24 +1094,14 @@ class KernelWriter {
     const bool inner = c == n_dims_ - 1;
     Line("{");
     ++in_;
-    std::string rows = Ext(t, k_, false);
-    for (int j = k_ + 1; j < c; ++j)
-      rows += " * " + Ext(t, j, false);
-    Line("const int64_t box_rows = " + rows + ";");
+    Line("const int64_t box_rows = " + RowsBefore(t, c) + ";");
     Line("const int64_t esz = static_cast<int64_t>(sizeof(" + ty + "));");
     Line("const int64_t len = " + Ext(small, c, false) + ";");
     const std::string elems = inner ? "af_align(len, RA)" : "len * " + UbStride(t, c);
     Line("const int64_t cb = af_ceildiv((" + elems + ") * esz, 32);");
     Line("const int64_t src_pitch = " + UbStride(x, c - 1) + ";");
     Line("const int64_t dst_pitch = " + UbStride(t, c - 1) + ";");
-    Line("for (int64_t rc = 0; rc < box_rows; rc += 4095) {");
-    Line("  const int64_t nr = af_min(box_rows - rc, 4095);");
-    Line("  DataCopy(" + Var(i) + "[static_cast<uint32_t>(rc * dst_pitch)], " +
-         Var(n.inputs[0].node) +
-         "[static_cast<uint32_t>(rc * src_pitch)], DataCopyParams(static_cast<uint16_t>(nr), "
-         "static_cast<uint16_t>(cb), static_cast<uint16_t>(src_pitch * esz / 32 - cb), "
-         "static_cast<uint16_t>(dst_pitch * esz / 32 - cb)));");
-    Line("}");
+    EmitRowsCopy("box_rows", Var(i), "dst_pitch", "", Var(n.inputs[0].node));
     Line("PipeBarrier<PIPE_V>();");
     --in_;
     Line("}");
@@ -1108,10 +1122,7 @@ class KernelWriter {
     const bool inner = c == n_dims_ - 1;
     Line("{");
     ++in_;
-    std::string rows = Ext(t, k_, false);
-    for (int j = k_ + 1; j < c; ++j)
-      rows += " * " + Ext(t, j, false);
-    Line("const int64_t cat_rows = " + rows + ";");
+    Line("const int64_t cat_rows = " + RowsBefore(t, c) + ";");
     Line("const int64_t esz = static_cast<int64_t>(sizeof(" + ty + "));");
     Line("const int64_t cat_pitch = " + (gather ? CatStagingPitch() : UbStride(t, c - 1)) + ";");
     std::string dst = Var(i);
@@ -1133,14 +1144,7 @@ class KernelWriter {
       const std::string elems = inner ? (gather ? "af_align(len, RA)" : "len") : "len * " + unit;
       Line("const int64_t cb = af_ceildiv((" + elems + ") * esz, 32);");
       Line("const int64_t src_pitch = " + UbStride(it, c - 1) + ";");
-      Line("for (int64_t rc = 0; rc < cat_rows; rc += 4095) {");
-      Line("  const int64_t nr = af_min(cat_rows - rc, 4095);");
-      Line("  DataCopy(" + dst + "[static_cast<uint32_t>(rc * cat_pitch + cat_col)], " +
-           Var(in.node) +
-           "[static_cast<uint32_t>(rc * src_pitch)], DataCopyParams(static_cast<uint16_t>(nr), "
-           "static_cast<uint16_t>(cb), static_cast<uint16_t>(src_pitch * esz / 32 - cb), "
-           "static_cast<uint16_t>(cat_pitch * esz / 32 - cb)));");
-      Line("}");
+      EmitRowsCopy("cat_rows", dst, "cat_pitch", " + cat_col", Var(in.node));
       Line("cat_col += " + (inner ? std::string(gather ? "af_align(len, RA)" : "len") : elems) +
            ";");
       --in_;

@@ -1336,30 +1336,21 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     }
     return r;
   }
-  if (r.part_dim == 0) {
-    // Pieces: the elementwise cases, any dim tiled; the outer loop walks the pieces.
-    Template t{"elementwise", CaseKind::kElementwise, {}};
-    for (int k = 0; k < n_dims; ++k)
-      add_case(t, k);
-    r.templates.push_back(std::move(t));
-    StaticUbFilter(r, profile);
-    if (r.cases.empty()) {
-      throw ScheduleError("UB_OVERFLOW",
-                          "graph '" + g.name + "' does not fit UB even with the smallest tiles");
-    }
-    return r;
-  }
   if (r.part_dim >= 0 && r.passes == 0) {
-    // Parts without a Concat (folded split pieces, slices): the part dim and the dims after it
-    // stay whole in UB, so the elementwise cases tile a dim before it.
+    // Parts without a Concat. Pieces (part dim 0): any dim is tiled, the outer loop walks the
+    // pieces. Otherwise (folded split pieces, slices): the part dim and the dims after it stay
+    // whole in UB, so the elementwise cases tile a dim before it.
     Template t{"elementwise", CaseKind::kElementwise, {}};
-    for (int k = 0; k < r.part_dim; ++k)
+    for (int k = 0; k < (r.part_dim == 0 ? n_dims : r.part_dim); ++k)
       add_case(t, k);
-    r.decisions.push_back(
-        {"templates", "PARTS_WHOLE_IN_UB",
-         "tensors with extents of their own along " +
-             g.FindAxis(r.dims[static_cast<std::size_t>(r.part_dim)])->name +
-             ": it and the dims after it stay whole in UB (no brc_inline or unaligned variant)"});
+    if (r.part_dim > 0) {
+      r.decisions.push_back(
+          {"templates", "PARTS_WHOLE_IN_UB",
+           "tensors with extents of their own along " +
+               g.FindAxis(r.dims[static_cast<std::size_t>(r.part_dim)])->name +
+               ": it and the dims after it stay whole in UB (no brc_inline or unaligned "
+               "variant)"});
+    }
     r.templates.push_back(std::move(t));
     StaticUbFilter(r, profile);
     if (r.cases.empty()) {

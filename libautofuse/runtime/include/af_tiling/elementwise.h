@@ -474,9 +474,9 @@ inline Loops LoopsOf(const Model& m, int64_t tile) {
   return l;
 }
 
-// A node's executions for the totals over all cores when the graph has pieces: `full` at the
-// tile extent and `tail` at `tail_ext`, over its piece's iterations (or every piece's, for nodes
-// all pieces run; those have extent 1 along the outermost dim).
+// A node's executions for the totals over all cores when the graph has pieces (HasPieces): `full`
+// at the tile extent and `tail` at `tail_ext`, over its piece's iterations (or every piece's, for
+// nodes all pieces run; those have extent 1 along the outermost dim).
 struct PieceRuns {
   int64_t full = 0;
   int64_t tail = 0;
@@ -484,8 +484,8 @@ struct PieceRuns {
 };
 inline PieceRuns PieceRunsOf(const CaseParams& p, const Loops& l, int64_t tile, int32_t part) {
   PieceRuns r;
-  if (!HasPieces(p) || part <= 0 || part > p.n_parts) {
-    if (HasPieces(p) && p.tile_dim == 0) {
+  if (part <= 0 || part > p.n_parts) {
+    if (p.tile_dim == 0) {
       r.full = l.tiles;  // every piece's tiles; such a node has extent 1 along the tile dim
       return r;
     }
