@@ -5,7 +5,7 @@
 #include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "autofuse/pipeline/graph_driver.h"
+#include "autofuse/inputs/registry.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/support/error.h"
 #include "report.pb.h"
@@ -150,23 +150,12 @@ std::shared_ptr<Run> RunManager::Execute(const QString& path, const RunRequest& 
       };
       const std::string input = path.toStdString();
       auto rep = std::make_shared<report::CompileReport>();
-      pipeline::GraphCompileResult graph;
-      pipeline::CompileResult plain;
-      const pipeline::CompileResult* compiled = &plain;
-      if (pipeline::IsModelGraphInput(input)) {
-        // FX graphs and PyTorch case folders: the fusion front end decides the kernels; the
-        // report also carries its decisions and the model graph.
-        run->frontend = true;
-        graph = pipeline::CompileModelGraph(input, o);
-        if (progress) progress(QStringLiteral("report…"));
-        pipeline::FillGraphReport(graph, o, rep.get());
-        compiled = &graph.compiled;
-      } else {
-        plain = pipeline::Compile(input, o);
-        if (progress) progress(QStringLiteral("report…"));
-        pipeline::FillReport(plain, o, rep.get());
-      }
-      const pipeline::CompileResult& r = *compiled;
+      // The input registry reads every format; FX graphs and PyTorch case folders go through
+      // the fusion front end, and their report also carries its decisions and the model graph.
+      const pipeline::CompileResult r = inputs::CompileFile(input, o);
+      run->frontend = r.front_end.has_value();
+      if (progress) progress(QStringLiteral("report…"));
+      inputs::FillReport(r, o, rep.get());
       for (std::size_t i = 0; i < r.kernels.size(); ++i) {
         const auto& k = r.kernels[i];
         run->origins.push_back(k.origin);

@@ -1,10 +1,10 @@
 // The run manager: holds every run open in this session and produces new ones off the GUI
-// thread. Opening a report, or compiling a graph file through pipeline::Compile + FillReport,
-// happens in a worker, one job after the other; progress (the pipeline's stages, also as steps
-// for a determinate progress bar) and the result
-// come back as queued signals. Cancelling drops the waiting jobs and ignores the running job's
-// result when it arrives; the UI never waits for it. Runs are never replaced: a re-run is added
-// next to the run it came from.
+// thread. Opening a report, or compiling an input through the input registry
+// (inputs::CompileFile + FillReport), happens in a worker, one job after the other; progress (the
+// pipeline's stages, also as steps for a determinate progress bar) and the result come back as
+// queued signals. Cancelling drops the waiting jobs and ignores the running job's result when it
+// arrives; the UI never waits for it. Runs are never replaced: a re-run is added next to the run it
+// came from.
 #pragma once
 
 #include <QObject>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace af::cli {
 
@@ -10,9 +11,8 @@ struct InspectOptions {
   std::string input;
   bool json = false;
 };
+// The input registry's inspector for the input's format (inputs/registry.h).
 int RunInspect(const InspectOptions& opts);
-// AutoFuse DFX dumps (inspect_dfx.cc): a dump folder or one ascgraph_*.txt.
-int InspectDfxDump(const InspectOptions& opts);
 
 }  // namespace af::cli
 
@@ -62,6 +62,14 @@ struct TileOptions {
   std::string solver = "default";
 };
 int RunTile(const TileOptions& opts);
+
+// afc opt INPUT [--stage "NAME [ARGS]"]...: stages by hand (pipeline/stages.h); without --stage
+// the input's own `# RUN:` lines.
+struct OptOptions {
+  std::string input;
+  std::vector<std::string> stages;
+};
+int RunOpt(const OptOptions& opts);
 
 }  // namespace af::cli
 

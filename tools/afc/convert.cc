@@ -1,9 +1,8 @@
 // afc convert: one AscGraph between its file forms, never overwriting a file unless asked.
 #include <filesystem>
 #include <iostream>
-#include <utility>
 
-#include "autofuse/importers/dfx_dump.h"
+#include "autofuse/inputs/registry.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
@@ -13,19 +12,8 @@
 namespace af::cli {
 
 int RunConvert(const ConvertOptions& opts) {
-  ir::Graph g;
+  const ir::Graph g = inputs::ReadOneHintGraph(opts.input);
   std::error_code ec;
-  if (std::filesystem::is_regular_file(opts.input, ec) &&
-      importers::dfx::IsDfxDumpInput(opts.input)) {
-    g = importers::dfx::LoadAscGraphTextFile(opts.input).graph;  // AutoFuse's ascgraph_*.txt
-  } else {
-    ir::LoadedFile f = ir::LoadGraphFile(opts.input);
-    if (f.graphs.size() != 1) {
-      throw InputError({opts.input, 0, 0}, "holds " + std::to_string(f.graphs.size()) +
-                                               " AscGraphs; convert takes exactly one");
-    }
-    g = std::move(f.graphs[0].graph);
-  }
   std::string text;
   if (opts.to == "text") {
     text = ir::DumpText(g);

@@ -70,6 +70,18 @@ int main(int argc, char** argv) {
   add_common(cmd_tile, tile.common);
   cmd_tile->add_option("--solver", tile.solver, "default | heuristic | exhaustive");
 
+  af::cli::OptOptions opt;
+  auto* cmd_opt = app.add_subcommand(
+      "opt",
+      "Run pipeline stages by hand, text in and text out (a golden test's '# RUN:' lines by "
+      "default)");
+  cmd_opt
+      ->add_option("INPUT", opt.input, "Hint graph (readable text, AscGraphDef, ...) or FX graph")
+      ->required();
+  cmd_opt->add_option("--stage", opt.stages,
+                      "Stage and arguments, e.g. normalize, schedule, codegen, \"tile --bind "
+                      "s0=37,s1=1031\"; model graphs: lower, check, \"fuse FLAGS\" (repeatable)");
+
   af::cli::EstimateOptions estimate;
   auto* cmd_estimate = app.add_subcommand(
       "estimate", "Modeled time of the fused kernels against the same ops one per kernel");
@@ -102,6 +114,7 @@ int main(int argc, char** argv) {
     if (cmd_estimate->parsed()) return af::cli::RunEstimate(estimate);
     if (cmd_run->parsed()) return af::cli::RunRun(runo);
     if (cmd_tile->parsed()) return af::cli::RunTile(tile);
+    if (cmd_opt->parsed()) return af::cli::RunOpt(opt);
     if (cmd_diff->parsed()) return af::cli::RunDiff(diff);
   } catch (const af::InputError& e) {
     std::cerr << "afc: " << e.what() << "\n";

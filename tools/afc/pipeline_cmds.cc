@@ -3,9 +3,11 @@
 #include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <utility>
 
-#include "autofuse/pipeline/graph_driver.h"
-#include "autofuse/pipeline/pipeline.h"
+#include "autofuse/inputs/grouping_summary.h"
+#include "autofuse/inputs/registry.h"
+#include "autofuse/pipeline/run.h"
 #include "autofuse/support/error.h"
 #include "commands.h"
 #include "graph_cmds.h"
@@ -98,11 +100,15 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
 
 }  // namespace
 
+int RunInspect(const InspectOptions& opts) {
+  return inputs::Inspect(opts.input, opts.json);
+}
+
 int RunCompile(const CompileOptions& opts) {
   const auto o = MakeOptions(opts.common, true);
-  if (pipeline::IsModelGraphInput(opts.common.input)) return RunCompileGraph(opts, o);
-  const auto r = pipeline::Compile(opts.common.input, o);
-  pipeline::WriteOutputs(r, o, opts.out, opts.force);
+  const auto r = inputs::CompileFile(opts.common.input, o);
+  inputs::WriteOutputs(r, o, opts.out, opts.force);
+  if (r.front_end) return PrintCompiledGraph(opts, r);
   if (opts.common.json) {
     json j;
     if (opts.timings) {
@@ -123,7 +129,7 @@ int RunCompile(const CompileOptions& opts) {
     for (const auto& f : r.fallbacks)
       fb.push_back({{"name", f.name}, {"origin", f.origin}, {"reason", f.reason}});
     j["fallbacks"] = fb;
-    j["framework_groupings"] = GroupingSummary(ReportGroupings(opts.out));
+    j["framework_groupings"] = inputs::GroupingSummary(ReportGroupings(opts.out));
     j["out"] = opts.out;
     j["report"] = opts.out + "/report.json";
     std::cout << j.dump(2) << "\n";
@@ -137,7 +143,7 @@ int RunCompile(const CompileOptions& opts) {
       for (const auto& s : r.timings)
         std::printf("  %-9s %8.2f ms\n", s.stage.c_str(), s.ms);
     }
-    PrintGroupingSummary(ReportGroupings(opts.out), "");
+    inputs::PrintGroupingSummary(ReportGroupings(opts.out), "");
     std::cout << "report: " << opts.out << "/report.json\n";
   }
   return ReportRefused(r);
@@ -145,8 +151,9 @@ int RunCompile(const CompileOptions& opts) {
 
 int RunRun(const RunCmdOptions& opts) {
   const auto o = MakeOptions(opts.common, true);
-  if (pipeline::IsModelGraphInput(opts.common.input)) return RunRunGraph(opts, o);
-  const auto r = pipeline::Compile(opts.common.input, o);
+  pipeline::Input in = inputs::Import(opts.common.input);
+  if (in.model) return RunRunGraph(opts, o, in);
+  const auto r = pipeline::Compile(std::move(in), o);
   if (const int rc = ReportRefused(r); rc != 0) return rc;
   bool all_ok = true;
   std::string summary;
@@ -197,7 +204,7 @@ int RunTile(const TileOptions& opts) {
   } else if (o.flags.find("autofuse_att_algorithm") == o.flags.end()) {
     o.flags["autofuse_att_algorithm"] = "AxesReorder";
   }
-  const auto r = pipeline::Compile(opts.common.input, o);
+  const auto r = inputs::CompileFile(opts.common.input, o);
   if (const int rc = ReportRefused(r); rc != 0) return rc;
   json out = json::array();
   for (const auto& k : r.kernels) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <queue>
 
+#include "autofuse/att/price.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/codegen/codegen.h"
 #include "autofuse/frontend/device_facts.h"
@@ -462,14 +463,14 @@ std::optional<double> Decider::KernelUs(const std::vector<int>& nodes, std::stri
   const Check chk = Validate(nodes);
   if (!chk.ok) return done(std::nullopt, "{" + Names(nodes).front() + "...} is no kernel alone");
   try {
-    const auto s = schedule::Schedule(chk.lowered.graph, profile_);
-    std::set<std::string> missing;
-    for (const auto& sym : att::KernelSymbols(s))
-      if (sizes_.find(sym) == sizes_.end()) missing.insert(sym);
-    if (!missing.empty()) return done(std::nullopt, "sizes " + Join(missing) + " unbound");
-    const auto d =
-        att::Solve(s, sizes_, profile_, -1, -1, att::SolverOptionsFrom(o_.solver_flags, profile_));
-    return done(d.solution.cost / (facts_.clock_ghz * 1e3) + facts_.launch_us, "");
+    const att::KernelPrice p = att::PriceKernel(chk.lowered.graph, sizes_, profile_,
+                                                att::SolverOptionsFrom(o_.solver_flags, profile_));
+    if (!p.unbound.empty()) {
+      const std::set<std::string> missing(p.unbound.begin(), p.unbound.end());
+      return done(std::nullopt, "sizes " + Join(missing) + " unbound");
+    }
+    if (!p.Priced()) return done(std::nullopt, "no tiling: " + p.error);
+    return done(*p.cycles / (facts_.clock_ghz * 1e3) + facts_.launch_us, "");
   } catch (const std::exception& e) {
     return done(std::nullopt, std::string("no tiling: ") + e.what());
   }

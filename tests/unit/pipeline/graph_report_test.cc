@@ -8,7 +8,8 @@
 #include <map>
 #include <string>
 
-#include "autofuse/pipeline/graph_driver.h"
+#include "autofuse/inputs/registry.h"
+#include "autofuse/pipeline/report.h"
 #include "fixtures.h"
 #include "report.pb.h"
 
@@ -34,9 +35,9 @@ std::map<std::string, const report::ModelNodeReport*> ByName(const report::Compi
 
 TEST(GraphReport, MatmulEpilogueNodesDecisionsAndFallbacks) {
   const Options o = NoBuild();
-  const GraphCompileResult r = CompileModelGraph(CaseDir("matmul_epilogue"), o);
+  const CompileResult r = inputs::CompileFile(CaseDir("matmul_epilogue"), o);
   report::CompileReport rep;
-  FillGraphReport(r, o, &rep);
+  inputs::FillReport(r, o, &rep);
   ASSERT_EQ(rep.kernels_size(), 1);
   const std::string kernel = rep.kernels(0).name();
   // The model graph: three tensor placeholders, three ops, the output.
@@ -62,7 +63,7 @@ TEST(GraphReport, MatmulEpilogueNodesDecisionsAndFallbacks) {
     EXPECT_NE(n.kernel().empty(), n.fallback_code().empty()) << n.name();
   }
   // The decisions: one per FusionRecord; add+relu accepted, mm never a candidate (a cube op).
-  ASSERT_EQ(rep.fusion_decisions_size(), static_cast<int>(r.fusion.records.size()));
+  ASSERT_EQ(rep.fusion_decisions_size(), static_cast<int>(r.front_end->fusion.records.size()));
   ASSERT_EQ(rep.fusion_decisions_size(), 1);
   const auto& d = rep.fusion_decisions(0);
   EXPECT_TRUE(d.accepted());
@@ -80,9 +81,9 @@ TEST(GraphReport, MatmulEpilogueNodesDecisionsAndFallbacks) {
 
 TEST(GraphReport, RefusedDecisionsKeepTheirCodeAndStage) {
   const Options o = NoBuild();
-  const GraphCompileResult r = CompileModelGraph(CaseDir("rmsnorm_bf16"), o);
+  const CompileResult r = inputs::CompileFile(CaseDir("rmsnorm_bf16"), o);
   report::CompileReport rep;
-  FillGraphReport(r, o, &rep);
+  inputs::FillReport(r, o, &rep);
   int refused = 0;
   for (const auto& d : rep.fusion_decisions()) {
     if (d.accepted()) continue;
@@ -103,9 +104,9 @@ TEST(GraphReport, RefusedDecisionsKeepTheirCodeAndStage) {
 
 TEST(GraphReport, WrittenReportJsonCarriesTheNewFields) {
   const Options o = NoBuild();
-  const GraphCompileResult r = CompileModelGraph(CaseDir("softmax"), o);
+  const CompileResult r = inputs::CompileFile(CaseDir("softmax"), o);
   const auto dir = af::test::TempDir("graph_report") / "out";
-  WriteGraphOutputs(r, o, dir.string(), true);
+  inputs::WriteOutputs(r, o, dir.string(), true);
   report::CompileReport rep;
   const auto st =
       google::protobuf::util::JsonStringToMessage(af::test::ReadFile(dir / "report.json"), &rep);

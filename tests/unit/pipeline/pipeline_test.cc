@@ -11,9 +11,12 @@
 #include <fstream>
 #include <random>
 
+#include "af_cpu/launch_abi.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/data/compare.h"
+#include "autofuse/inputs/registry.h"
 #include "autofuse/ir/text.h"
+#include "autofuse/pipeline/run.h"
 #include "autofuse/support/error.h"
 #include "fixtures.h"
 
@@ -32,13 +35,17 @@ std::vector<std::filesystem::path> E2eGraphs() {
   return af::test::FilesUnder(af::test::SourceDir() / "tests" / "e2e" / "graphs", {".graph.txt"});
 }
 
-using TilingFn = int (*)(const std::int64_t*, std::uint32_t, std::uint32_t, std::uint64_t,
-                         std::int32_t, void*, std::uint64_t);
+// The pre-template entry point of the generated tiling function (af_cpu/launch_abi.h).
+using TilingFn = AfComputeTilingCaseFn;
 
-struct TilingHead {
-  std::uint32_t block_dim;
-  std::uint32_t tiling_key;
-};
+// Every input goes through the input registry, as in afc.
+CompileResult Compile(const std::string& path, const Options& o) {
+  return inputs::CompileFile(path, o);
+}
+
+std::string ReportJson(const CompileResult& r, const Options& o) {
+  return inputs::ReportJson(r, o);
+}
 
 // A random size: mostly small, some primes, some large; the product of all stays below ~2^40.
 std::int64_t RandomSize(std::mt19937_64& rng, int rank) {
@@ -77,7 +84,7 @@ int CheckGeneratedAgainstInProcess(const std::filesystem::path& path, const Opti
   const Kernel& k = r.kernels[0];
   EXPECT_TRUE(k.error.empty()) << k.error;
   if (!k.error.empty()) return 0;
-  auto* fn = reinterpret_cast<TilingFn>(k.library->Symbol("af_compute_tiling"));
+  auto* fn = reinterpret_cast<TilingFn>(k.library->Symbol(AF_COMPUTE_TILING_CASE_SYMBOL));
   EXPECT_NE(fn, nullptr);
   if (fn == nullptr) return 0;
   const auto& syms = k.code.symbols;
@@ -109,7 +116,7 @@ int CheckGeneratedAgainstInProcess(const std::filesystem::path& path, const Opti
     EXPECT_EQ(rc == 0, solved) << "trial " << trial;
     if (rc == 0 && !solved) return checked;
     if (!solved) continue;
-    TilingHead head{};
+    AfTilingHeader head{};
     std::memcpy(&head, data.data(), sizeof head);
     EXPECT_EQ(static_cast<int>(head.tiling_key), d.chosen) << "trial " << trial;
     EXPECT_EQ(head.block_dim, d.solution.block_dim) << "trial " << trial;
@@ -165,8 +172,10 @@ TEST(Pipeline, TilingCacheReturnsTheSolversDecision) {
   cached.flags["autofuse_enable_tiling_cache"] = "1";
   const CompileResult rc = Compile(path.string(), cached);
   const CompileResult rp = Compile(path.string(), TestOptions());
-  auto* fc = reinterpret_cast<TilingFn>(rc.kernels.at(0).library->Symbol("af_compute_tiling"));
-  auto* fp = reinterpret_cast<TilingFn>(rp.kernels.at(0).library->Symbol("af_compute_tiling"));
+  auto* fc =
+      reinterpret_cast<TilingFn>(rc.kernels.at(0).library->Symbol(AF_COMPUTE_TILING_CASE_SYMBOL));
+  auto* fp =
+      reinterpret_cast<TilingFn>(rp.kernels.at(0).library->Symbol(AF_COMPUTE_TILING_CASE_SYMBOL));
   ASSERT_NE(fc, nullptr);
   ASSERT_NE(fp, nullptr);
   ASSERT_NE(rc.kernels[0].code.files[2].text.find("af_cache"), std::string::npos);

@@ -2,19 +2,23 @@
 // against the same ops compiled one per kernel, per-launch overhead included; and the totals.
 // Kernel time = the tiling solver's modeled cycles of the chosen case at the device clock, plus
 // one launch (frontend/device_facts.h: the clock is sourced per profile, the launch overhead is
-// an assumption). An op that does not schedule alone is costed by its global-memory bytes at
-// 32 B/cycle per core over all vector cores; pure views of inputs cost nothing unfused.
+// an assumption), priced by att::PriceKernel as the compiler would tile it. An op that does not
+// schedule alone is costed by its global-memory bytes at 32 B/cycle per core over all vector
+// cores; pure views of inputs cost nothing unfused.
 //
-// Inductor dumps (torch_compile_debug folders at any level, ir_post_fusion.txt): each of
-// Inductor's fused groups that lowers to a hint graph is a fused kernel; its parts are its
-// scheduler nodes, each lowered alone (from ir_pre_fusion.txt, else from the post-fusion file's
-// sub-node dumps). Groups that cannot be estimated are listed under `skipped` with the reason.
+// Inductor dumps are estimated by the input registry (inputs/inductor_estimate.h) with the same
+// clock, pricing and totals.
 #pragma once
 
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "autofuse/pipeline/graph_driver.h"
+#include "autofuse/hw/profile.h"
+#include "autofuse/ir/graph.h"
+#include "autofuse/model/graph.h"
+#include "autofuse/pipeline/pipeline.h"
 
 namespace af::pipeline {
 
@@ -48,20 +52,35 @@ struct GraphEstimate {
   double launch_us = 0;
 };
 
-// Needs every size bound (options.bindings). Throws af::InputError naming an unbound symbol.
-GraphEstimate Estimate(const GraphCompileResult& r, const Options& options,
-                       const EstimateModel& model = {});
+// The clock and launch overhead in use: the model's overrides, else the profile's facts.
+struct ModelClock {
+  double ghz = 0;
+  double launch_us = 0;
+  double Us(double cycles) const { return cycles / (ghz * 1e3); }
+};
+ModelClock ClockFor(const hw::Profile& profile, const EstimateModel& m);
 
-// An Inductor dump (torch_compile_debug folder at any level or an ir_post_fusion.txt). Throws
-// af::InputError when the path holds no post-fusion IR or a lowered group has unbound sizes.
-GraphEstimate EstimateInductor(const std::string& path, const Options& options,
-                               const EstimateModel& model = {});
+// One launch of `hint` at the bound sizes: modeled time plus the launch overhead; nullopt with
+// *why ("unbound sizes", "schedule refused [CODE]: ...", "no tiling: ...") when it has none.
+// Unbound size symbols are added to *unbound.
+std::optional<double> KernelLaunchUs(const ir::Graph& hint, const Options& o,
+                                     const ModelClock& clock, std::set<std::string>* unbound,
+                                     std::string* why);
+
+// Sums the kernels into the totals and records the clock used.
+void FinishEstimate(GraphEstimate& e, const ModelClock& c);
+
+// A front-end compile (r.front_end set). Needs every size bound (options.bindings). Throws
+// af::InputError naming an unbound symbol.
+GraphEstimate Estimate(const CompileResult& r, const Options& options,
+                       const EstimateModel& model = {});
 
 // {"kernels":[{"name","fused_us","unfused_us","gain","nodes"}…],"total":{"fused_us","unfused_us",
 // "gain"},"model":{"clock_ghz","launch_us"},"skipped":[{"name","reason"}…]}
 std::string EstimateJson(const GraphEstimate& e);
 
-// Binds size symbols from a case directory's inputs/<placeholder>.npy (nothing for other paths).
-sym::Bindings BindCaseInputs(const std::string& path);
+// Binds size symbols from a case directory's inputs/<placeholder>.npy for the graph `g` read from
+// it (nothing when an input array is missing).
+sym::Bindings BindCaseInputs(const model::Graph& g, const std::string& case_dir);
 
 }  // namespace af::pipeline

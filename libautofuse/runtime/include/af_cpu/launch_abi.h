@@ -1,5 +1,7 @@
 /* The plain C ABI between a kernel .so built against the CPU runtime and the runner that dlopens
  * it: the runner fills an AfLaunchArgs and calls the exported `int af_launch(AfLaunchArgs*)`.
+ * The generated tiling function's symbols, signatures and the tiling data's 8-byte header are
+ * declared here too, once, for the runner (pipeline/run.cc), the code generator and the tests.
  * C and C++ compatible; no runtime headers needed on the runner side. */
 #ifndef AF_CPU_LAUNCH_ABI_H_
 #define AF_CPU_LAUNCH_ABI_H_
@@ -68,6 +70,32 @@ typedef struct AfLaunchArgs {
 /* The symbols a kernel .so exports (defined by AF_DEFINE_LAUNCH in af_cpu/launch.h). */
 typedef int (*AfLaunchFn)(AfLaunchArgs* args);
 typedef uint32_t (*AfAbiVersionFn)(void);
+/* ---- The tiling function (codegen/codegen.cc writes it into every kernel's sources) ----
+ * syms: the kernel's size symbols in tiling-data order (af_num_symbols of them); core_num and
+ * ub_size: the device; forced_case / forced_template: -1, or the tiling case / template index
+ * to use (--force_tiling_case, --force_schedule_result); out: out_size bytes receiving the
+ * tiling data (af_tiling_data_size). Returns 0, or non-zero when no case fits. */
+#define AF_COMPUTE_TILING_SYMBOL "af_compute_tiling_t"
+#define AF_COMPUTE_TILING_CASE_SYMBOL "af_compute_tiling" /* without forced_template */
+#define AF_TILING_SIZE_SYMBOL "af_tiling_data_size"
+#define AF_WORKSPACE_BYTES_SYMBOL "af_workspace_bytes"
+#define AF_NUM_SYMBOLS_SYMBOL "af_num_symbols"
+typedef int (*AfComputeTilingFn)(const int64_t* syms, uint32_t nsyms, uint32_t core_num,
+                                 uint64_t ub_size, int32_t forced_case, int32_t forced_template,
+                                 void* out, uint64_t out_size);
+typedef int (*AfComputeTilingCaseFn)(const int64_t* syms, uint32_t nsyms, uint32_t core_num,
+                                     uint64_t ub_size, int32_t forced_case, void* out,
+                                     uint64_t out_size);
+typedef uint64_t (*AfTilingDataSizeFn)(void);
+typedef uint64_t (*AfWorkspaceBytesFn)(const void* tiling); /* GM workspace the tiling needs */
+typedef uint32_t (*AfNumSymbolsFn)(void);
+
+/* Every tiling data starts with this header: the launch's block count and the chosen tiling
+ * case (the kernel's tiling key). */
+typedef struct AfTilingHeader {
+  uint32_t block_dim;
+  uint32_t tiling_key;
+} AfTilingHeader;
 /* NOLINTEND(modernize-use-using, modernize-redundant-void-arg) */
 
 #ifdef __cplusplus

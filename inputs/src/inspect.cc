@@ -1,4 +1,6 @@
-// afc inspect: what an input holds.
+// `afc inspect`: what an input holds, per format (the input registry calls these; inspect.h).
+#include "inspect.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -17,16 +19,15 @@
 #include "autofuse/importers/inductor_ir.h"
 #include "autofuse/importers/npu_ext_log.h"
 #include "autofuse/importers/output_code.h"
+#include "autofuse/inputs/grouping_summary.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/proto_io.h"
 #include "autofuse/ir/validate.h"
 #include "autofuse/model/graph.h"
 #include "autofuse/support/error.h"
-#include "commands.h"
-#include "graph_cmds.h"
 
-namespace af::cli {
+namespace af::inputs {
 namespace {
 
 using nlohmann::json;
@@ -115,7 +116,11 @@ void PrintGraph(const ir::LoadedGraph& lg, const std::vector<ir::Diagnostic>& di
 
 // An aten FX graph (fx_graph_readable.py / _transformed.py / _runnable.py): inputs, symbols, ops by
 // name, what type inference made of them, and its diagnostics (warnings: exit 0).
-int InspectFxGraph(const InspectOptions& opts, const std::string& text) {
+}  // namespace
+
+int InspectFxGraph(const Probe& probe, bool as_json) {
+  const InspectOptions opts{probe.path(), as_json};
+  const std::string& text = probe.text();
   const model::Graph g = importers::ParseFxGraph(text, opts.input);
   std::map<std::string, int> ops;
   for (const auto& n : g.nodes)
@@ -161,6 +166,8 @@ int InspectFxGraph(const InspectOptions& opts, const std::string& text) {
   }
   return 0;
 }
+
+namespace {
 
 // ---- Inductor dumps (torch_compile_debug) ----
 
@@ -518,7 +525,10 @@ json ModelJson(const ind::ModelDir& m, json* totals) {
   return j;
 }
 
-int InspectDebugDump(const InspectOptions& opts) {
+}  // namespace
+
+int InspectDebugDump(const Probe& probe, bool as_json) {
+  const InspectOptions opts{probe.path(), as_json};
   const ind::DebugTree t = ind::DiscoverDebugDump(opts.input);
   json totals{{"models", t.models.size()},
               {"ir_files", 0},
@@ -585,7 +595,9 @@ int InspectDebugDump(const InspectOptions& opts) {
   return 0;
 }
 
-int InspectInductorIr(const InspectOptions& opts, const std::string& text) {
+int InspectInductorIr(const Probe& probe, bool as_json) {
+  const InspectOptions opts{probe.path(), as_json};
+  const std::string& text = probe.text();
   ind::IrFile f = ind::ParseInductorIr(text, opts.input);
   const std::string name = std::filesystem::path(opts.input).filename().string();
   if (f.stage.empty() && name.find("pre_fusion") != std::string::npos) f.stage = "pre";
@@ -603,7 +615,9 @@ int InspectInductorIr(const InspectOptions& opts, const std::string& text) {
   return 0;
 }
 
-int InspectAscGraphPy(const InspectOptions& opts, const std::string& text) {
+int InspectAscGraphPy(const Probe& probe, bool as_json) {
+  const InspectOptions opts{probe.path(), as_json};
+  const std::string& text = probe.text();
   json s = AscGraphPyJson(ind::ParseAscGraphPy(text, opts.input));
   if (opts.json) {
     s["input"] = opts.input;
@@ -615,7 +629,9 @@ int InspectAscGraphPy(const InspectOptions& opts, const std::string& text) {
   return 0;
 }
 
-int InspectOutputCode(const InspectOptions& opts, const std::string& text) {
+int InspectOutputCode(const Probe& probe, bool as_json) {
+  const InspectOptions opts{probe.path(), as_json};
+  const std::string& text = probe.text();
   json s = OutputCodeSummary(ind::ParseOutputCode(text, opts.input));
   if (opts.json) {
     s["input"] = opts.input;
@@ -626,6 +642,8 @@ int InspectOutputCode(const InspectOptions& opts, const std::string& text) {
   }
   return 0;
 }
+
+namespace {
 
 // ---- GE graphs as model graphs ----
 
@@ -649,7 +667,10 @@ void GeModelGraphJson(const ir::GeGraphSummary& g, const std::string& file, json
 
 // ---- GE ONNX text (ge_onnx_*.pbtxt) ----
 
-int InspectGeOnnx(const InspectOptions& opts) {
+}  // namespace
+
+int InspectGeOnnx(const Probe& probe, bool as_json) {
+  const InspectOptions opts{probe.path(), as_json};
   namespace ge = importers::ge;
   const ge::GeOnnxModel m = ge::LoadGeOnnxFile(opts.input);
   json graphs = json::array();
@@ -705,33 +726,12 @@ int InspectGeOnnx(const InspectOptions& opts) {
   return 0;
 }
 
-}  // namespace
-
-int RunInspect(const InspectOptions& opts) {
+int InspectAscGraphFile(const Probe& probe, bool as_json) {
+  const InspectOptions opts{probe.path(), as_json};
+  // ge_proto dumps are streamed op by op (bounded memory), same summary as ir::LoadGraphFile.
   std::optional<ir::LoadedFile> streamed;
-  {
-    std::error_code ec;
-    if (importers::dfx::IsDfxDumpInput(opts.input)) return InspectDfxDump(opts);
-    if (std::filesystem::is_directory(opts.input, ec)) return InspectDebugDump(opts);
-    {
-      // GE ONNX dumps can be hundreds of MB: sniff the head, then stream the file.
-      std::ifstream in(opts.input, std::ios::binary);
-      std::string head(4096, '\0');
-      in.read(head.data(), static_cast<std::streamsize>(head.size()));
-      head.resize(static_cast<std::size_t>(in.gcount()));
-      if (importers::ge::LooksLikeGeOnnx(head)) return InspectGeOnnx(opts);
-      // ge_proto dumps too: streamed op by op (bounded memory), same summary as ir::LoadGraphFile.
-      if (importers::ge::LooksLikeGeProto(head))
-        streamed = importers::ge::LoadGeProtoFile(opts.input);
-    }
-    if (!streamed) {
-      const std::string text = ir::ReadTextFile(opts.input);
-      if (ind::LooksLikeInductorIr(text)) return InspectInductorIr(opts, text);
-      if (ind::LooksLikeOutputCode(text)) return InspectOutputCode(opts, text);
-      if (ind::LooksLikeAscGraphPy(text)) return InspectAscGraphPy(opts, text);
-      if (importers::LooksLikeFxGraph(text)) return InspectFxGraph(opts, text);
-    }
-  }
+  if (probe.is_file() && importers::ge::LooksLikeGeProto(probe.head()))
+    streamed = importers::ge::LoadGeProtoFile(opts.input);
   const ir::LoadedFile f = streamed ? std::move(*streamed) : ir::LoadGraphFile(opts.input);
   std::vector<std::vector<ir::Diagnostic>> diags;
   bool bad = false;
@@ -790,4 +790,4 @@ int RunInspect(const InspectOptions& opts) {
   return 0;
 }
 
-}  // namespace af::cli
+}  // namespace af::inputs

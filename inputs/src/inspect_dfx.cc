@@ -9,9 +9,9 @@
 #include "autofuse/importers/ge_onnx.h"
 #include "autofuse/ir/validate.h"
 #include "autofuse/support/error.h"
-#include "commands.h"
+#include "inspect.h"
 
-namespace af::cli {
+namespace af::inputs {
 namespace {
 
 using nlohmann::json;
@@ -29,7 +29,8 @@ std::string TypeList(const ir::Graph& g) {
 
 }  // namespace
 
-int InspectDfxDump(const InspectOptions& opts) {
+int InspectDfxDump(const Probe& probe, bool as_json) {
+  const InspectOptions opts{probe.path(), as_json};
   const dfx::DfxDump d = dfx::DiscoverDfxDump(opts.input);
   json graphs = json::array();
   std::size_t stages = 0;
@@ -142,4 +143,4 @@ int InspectDfxDump(const InspectOptions& opts) {
   return errors.empty() ? 0 : 2;
 }
 
-}  // namespace af::cli
+}  // namespace af::inputs

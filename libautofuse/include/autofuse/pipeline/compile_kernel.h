@@ -1,0 +1,65 @@
+// The per-kernel stages, in one function every path runs: schedule -> tiling -> codegen ->
+// compile, each followed by the dump hook. `pipeline::Compile` calls it for every kernel of every
+// input (hint graphs, the front end's fused kernels, Inductor's and AutoFuse's own groups), so
+// what `afc`, the viewer and the reports show is what runs.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "autofuse/att/tiling.h"
+#include "autofuse/codegen/codegen.h"
+#include "autofuse/ir/graph.h"
+#include "autofuse/pipeline/options.h"
+#include "autofuse/schedule/schedule.h"
+#include "autofuse/toolchain/compile.h"
+
+namespace af::pipeline {
+
+struct Kernel {
+  ir::Graph hint;
+  std::string origin;  // file (and embedding op) it came from
+  schedule::ScheduleResult schedule;
+  std::optional<att::TilingDecision> tiling;  // when every kernel symbol is bound
+  codegen::GeneratedKernel code;
+  std::shared_ptr<toolchain::KernelLibrary> library;  // when built
+  std::string error_code;                             // when a stage refused the kernel
+  std::string error;
+};
+
+// What a kernel without a tiling for the bound sizes does. A kernel the user wrote (an AscGraph
+// input) stops the whole input with the solver's af::InputError (exit 2 in afc); a kernel someone
+// else decided (the front end, Inductor, AutoFuse) is refused with NO_TILING and falls back, like
+// a kernel the schedule refuses.
+enum class NoTiling { kAbort, kRefuse };
+
+// Milliseconds spent per per-kernel stage, summed over the kernels compiled.
+struct KernelStageTimes {
+  double schedule = 0;
+  double tiling = 0;
+  double codegen = 0;
+  double compile = 0;
+};
+
+// Everything the per-kernel stages read from the options, resolved once per input (a malformed
+// flag stops the input before any kernel is compiled).
+struct KernelStageSettings {
+  const hw::Profile* profile = nullptr;
+  codegen::TilingOptions tiling;
+  int forced_case = -1;      // --force_tiling_case
+  int forced_template = -1;  // --force_schedule_result
+  NoTiling no_tiling = NoTiling::kRefuse;
+};
+KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_tiling);
+
+// Runs the stages on k.hint, filling k. A stage that refuses the kernel (schedule, codegen, the
+// solver under NoTiling::kRefuse) sets k.error_code / k.error and stops.
+void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings& settings,
+                   KernelStageTimes* times);
+
+// The tiling decision as text (the "tiling" dump and the golden tests' `tile` stage): the chosen
+// case, then every case with its feasibility, tile, block_dim, UB bytes and per-pipe cycles.
+std::string DumpTiling(const schedule::ScheduleResult& s, const att::TilingDecision& d);
+
+}  // namespace af::pipeline

@@ -1,0 +1,58 @@
+// Running one built kernel on the CPU AscendC runtime: inputs (given .npy files, given arrays or
+// seeded random ones), the generated tiling function (checked against the in-process solver),
+// the launch, and the comparison with expectations (given .npy files or the reference
+// interpreter), with the runtime's traffic counters beside the cost model's prediction.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "autofuse/data/host_array.h"
+#include "autofuse/pipeline/compile_kernel.h"
+#include "autofuse/pipeline/options.h"
+
+namespace af::pipeline {
+
+struct OutputCheck {
+  std::string name;
+  bool ok = false;
+  double max_abs = 0;
+  double max_rel = 0;
+  double atol = 0;
+  double rtol = 0;
+  std::string message;
+};
+
+struct RunResult {
+  bool ok = false;
+  std::vector<OutputCheck> outputs;
+  std::vector<data::HostArray> actual;
+  std::vector<data::HostArray> expected;
+  std::uint32_t block_dim = 0;
+  int tiling_key = -1;
+  std::uint64_t mte2_bytes = 0;
+  std::uint64_t mte3_bytes = 0;
+  std::uint64_t vec_repeats = 0;
+  std::uint64_t ub_peak_bytes = 0;
+  // What the ATT model predicted for the chosen tiling (totals over all cores).
+  std::int64_t model_mte2_bytes = 0;
+  std::int64_t model_mte3_bytes = 0;
+  std::int64_t model_vec_repeats = 0;
+};
+
+struct RunOptions {
+  std::string inputs_dir;  // in0.npy ... by Data index; empty: random inputs from `seed`
+  std::string expect_dir;  // out0.npy ... by Output index; empty: the reference interpreter
+  std::uint64_t seed = 0;
+  std::optional<double> atol;
+  std::optional<double> rtol;
+  std::vector<data::HostArray> inputs;  // used when given (tests)
+};
+
+// Runs one built kernel: the generated tiling function (checked against the in-process solver),
+// the kernel on the CPU runtime, then the comparison.
+RunResult Run(const Kernel& k, const Options& options, const RunOptions& run);
+
+}  // namespace af::pipeline

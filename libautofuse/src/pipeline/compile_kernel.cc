@@ -1,0 +1,129 @@
+// The per-kernel stages (see compile_kernel.h).
+#include "autofuse/pipeline/compile_kernel.h"
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include "autofuse/hw/profile.h"
+#include "autofuse/support/error.h"
+
+namespace af::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Ms(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+void Dump(const Options& o, const std::string& stage, const std::string& text) {
+  if (o.dump) o.dump(stage, text);
+}
+
+bool AllBound(const std::vector<std::string>& symbols, const sym::Bindings& b) {
+  for (const auto& s : symbols)
+    if (!b.contains(s)) return false;
+  return true;
+}
+
+std::string Cycles(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+}  // namespace
+
+KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_tiling) {
+  KernelStageSettings s;
+  s.profile = &hw::GetProfile(options.soc);
+  s.tiling = TilingOptionsFrom(options, *s.profile);
+  s.forced_case = IndexFlag(options, "force_tiling_case", "a case index");
+  s.forced_template = IndexFlag(options, "force_schedule_result", "a template index");
+  s.no_tiling = no_tiling;
+  return s;
+}
+
+void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings& settings,
+                   KernelStageTimes* times) {
+  const hw::Profile& profile = *settings.profile;
+  try {
+    // ---- schedule: normalise, tiling cases, templates, impl graphs, buffers
+    auto t0 = Clock::now();
+    k.schedule = schedule::Schedule(k.hint, profile);
+    times->schedule += Ms(t0, Clock::now());
+    Dump(options, "schedule", schedule::DumpSchedule(k.schedule));
+
+    // ---- tiling: solve every case when every size is bound
+    t0 = Clock::now();
+    if (AllBound(att::KernelSymbols(k.schedule), options.bindings)) {
+      try {
+        k.tiling = att::Solve(k.schedule, options.bindings, profile, settings.forced_case,
+                              settings.forced_template, settings.tiling.solver);
+      } catch (const InputError& e) {
+        times->tiling += Ms(t0, Clock::now());
+        if (settings.no_tiling == NoTiling::kAbort) throw;
+        k.error_code = "NO_TILING";
+        k.error = e.what();
+        return;
+      }
+      times->tiling += Ms(t0, Clock::now());
+      Dump(options, "tiling", DumpTiling(k.schedule, *k.tiling));
+    }
+
+    // ---- codegen: kernel, tiling data, tiling function, infer-shape
+    t0 = Clock::now();
+    k.code = codegen::Generate(k.hint, k.schedule, settings.tiling);
+    times->codegen += Ms(t0, Clock::now());
+    for (const auto& f : k.code.files)
+      Dump(options, "codegen", "// ---- " + f.name + "\n" + f.text);
+
+    // ---- compile: the host compiler against the CPU AscendC runtime
+    if (options.build) {
+      t0 = Clock::now();
+      std::vector<toolchain::SourceFile> src;
+      src.reserve(k.code.files.size());
+      for (const auto& f : k.code.files)
+        src.push_back({f.name, f.text});
+      k.library = toolchain::CompileKernel(src, k.code.main_file, options.compile);
+      times->compile += Ms(t0, Clock::now());
+      Dump(options, "compile", k.code.kernel_name + ": built");
+    }
+  } catch (const schedule::ScheduleError& e) {
+    k.error_code = e.code();
+    k.error = e.what();
+  } catch (const codegen::CodegenError& e) {
+    k.error_code = e.code();
+    k.error = e.what();
+  }
+}
+
+std::string DumpTiling(const schedule::ScheduleResult& s, const att::TilingDecision& d) {
+  std::ostringstream o;
+  const auto name = [&](std::size_t c) {
+    const auto& ic = s.cases[c];
+    return std::to_string(c) + " " + ic.name + " (" + std::string(schedule::CaseKindName(ic.kind)) +
+           ")";
+  };
+  o << "chosen: case " << name(static_cast<std::size_t>(d.chosen)) << "\n";
+  for (std::size_t c = 0; c < d.cases.size() && c < s.cases.size(); ++c) {
+    const auto& cr = d.cases[c];
+    o << "case " << name(c) << ": ";
+    if (!cr.feasible) {
+      o << "infeasible\n";
+      continue;
+    }
+    const auto& sol = cr.solution;
+    o << "tile " << sol.tile << ", tiles_per_block " << sol.tiles_per_block << ", r_iters "
+      << sol.r_iters << ", block_dim " << sol.block_dim << ", ub " << sol.ub_bytes << " B, cycles "
+      << Cycles(sol.cost) << " (MTE2 " << Cycles(sol.pipes[af_tiling::kPipeMte2]) << ", MTE3 "
+      << Cycles(sol.pipes[af_tiling::kPipeMte3]) << ", VEC "
+      << Cycles(sol.pipes[af_tiling::kPipeVec]) << ", SCALAR "
+      << Cycles(sol.pipes[af_tiling::kPipeScalar]) << ", head " << Cycles(sol.head)
+      << "), bound by " << af_tiling::BindingName(sol.binding) << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace af::pipeline

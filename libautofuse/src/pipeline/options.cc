@@ -1,0 +1,87 @@
+// Pipeline options and their text forms (see options.h).
+#include "autofuse/pipeline/options.h"
+
+#include <sstream>
+#include <stdexcept>
+
+#include "autofuse/att/tiling.h"
+#include "autofuse/support/error.h"
+#include "autofuse/support/strings.h"
+
+namespace af::pipeline {
+namespace {
+
+std::string Trim(const std::string& s) {
+  return std::string(TrimSpace(s));
+}
+
+}  // namespace
+
+int IndexFlag(const Options& o, const char* name, const char* what) {
+  const auto it = o.flags.find(name);
+  if (it == o.flags.end() || it->second.empty()) return -1;
+  try {
+    std::size_t used = 0;
+    const int v = std::stoi(it->second, &used);
+    if (used != it->second.size() || v < 0) throw std::invalid_argument("");
+    return v;
+  } catch (const std::exception&) {
+    throw InputError({},
+                     std::string("--") + name + " must be " + what + ", not '" + it->second + "'");
+  }
+}
+
+codegen::TilingOptions TilingOptionsFrom(const Options& o, const hw::Profile& profile) {
+  codegen::TilingOptions t;
+  t.solver = att::SolverOptionsFrom(o.flags, profile);
+  if (const auto it = o.flags.find("autofuse_enable_tiling_cache"); it != o.flags.end()) {
+    const std::string& v = it->second;
+    if (v == "1" || v == "true") {
+      t.cache = true;
+    } else if (v != "0" && v != "false" && !v.empty()) {
+      throw InputError({}, "--autofuse_enable_tiling_cache must be 0 or 1, not '" + v + "'");
+    }
+  }
+  return t;
+}
+
+void ParseFlags(const std::string& text, std::map<std::string, std::string>* flags) {
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ';')) {
+    item = Trim(item);
+    if (item.empty()) continue;
+    if (item.rfind("--", 0) == 0) item = item.substr(2);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) {
+      throw InputError({}, "flag '" + item + "' is not --key=value");
+    }
+    const std::string key = Trim(item.substr(0, eq));
+    if (key.empty()) throw InputError({}, "flag '" + item + "' has no key");
+    (*flags)[key] = Trim(item.substr(eq + 1));
+  }
+}
+
+void ParseBindings(const std::string& text, sym::Bindings* b) {
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item = Trim(item);
+    if (item.empty()) continue;
+    const auto eq = item.find('=');
+    if (eq == std::string::npos)
+      throw InputError({}, "--bind entry '" + item + "' is not name=value");
+    const std::string name = Trim(item.substr(0, eq));
+    const std::string value = Trim(item.substr(eq + 1));
+    try {
+      std::size_t used = 0;
+      const long long v = std::stoll(value, &used);
+      if (used != value.size() || v < 0) throw std::invalid_argument("");
+      (*b)[name] = v;
+    } catch (const std::exception&) {
+      throw InputError({}, "--bind " + name + " needs a non-negative integer, not '" + value + "'");
+    }
+  }
+}
+
+}  // namespace af::pipeline

@@ -1,0 +1,304 @@
+// The CompileReport of a compile (see report.h).
+#include "autofuse/pipeline/report.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "autofuse/ir/proto_io.h"
+#include "autofuse/ir/text.h"
+#include "autofuse/support/error.h"
+#include "autofuse/support/file_write.h"
+#include "report.pb.h"
+
+namespace af::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+void FillBuffers(const Kernel& k, report::KernelReport* kr) {
+  for (const auto& b : k.schedule.buffers) {
+    auto* br = kr->add_buffers();
+    br->set_name(b.Name());
+    br->set_kind(std::string(schedule::BufKindName(b.kind)));
+    br->set_buf_num(b.buf_num);
+    br->set_esize(b.esize);
+    for (int n : b.nodes)
+      br->add_tensors(k.schedule.graph.nodes[n].name);
+    for (std::size_t j = 0; j < k.schedule.dims.size(); ++j) {
+      if (((b.one_mask >> j) & 1u) != 0)
+        br->add_one_axes(k.schedule.graph.FindAxis(k.schedule.dims[j])->name);
+    }
+    br->set_role(b.role);
+  }
+}
+
+void FillSolution(const af_tiling::CaseSolution& sol, report::CaseReport* cr) {
+  cr->set_feasible(sol.ok);
+  cr->set_tile(sol.tile);
+  cr->set_tiles_per_block(sol.tiles_per_block);
+  cr->set_r_iters(sol.r_iters);
+  cr->set_block_dim(sol.block_dim);
+  cr->set_ub_bytes(sol.ub_bytes);
+  cr->set_modeled_cycles(sol.cost);
+  cr->set_mte2_cycles(sol.pipes[af_tiling::kPipeMte2]);
+  cr->set_mte3_cycles(sol.pipes[af_tiling::kPipeMte3]);
+  cr->set_vec_cycles(sol.pipes[af_tiling::kPipeVec]);
+  cr->set_scalar_cycles(sol.pipes[af_tiling::kPipeScalar]);
+  cr->set_head_cycles(sol.head);
+  cr->set_binding(af_tiling::BindingName(sol.binding));
+  cr->set_model_mte2_bytes(sol.mte2_bytes);
+  cr->set_model_mte3_bytes(sol.mte3_bytes);
+  cr->set_model_vec_repeats(sol.vec_repeats);
+}
+
+void FillCases(const Kernel& k, int perf_version, report::KernelReport* kr) {
+  for (std::size_t c = 0; c < k.schedule.cases.size(); ++c) {
+    const auto& ic = k.schedule.cases[c];
+    auto* cr = kr->add_cases();
+    cr->set_name(ic.name);
+    cr->set_template_name(std::string(schedule::CaseKindName(ic.kind)));
+    cr->set_indexed_name(ic.indexed_name);
+    cr->set_tile_dim(ic.tile_dim);
+    cr->set_tile_var(ic.tile_var);
+    cr->set_block_var(ic.block_var);
+    cr->set_ub_bytes_expr(att::UbBytesExpr(k.schedule, static_cast<int>(c)).ToString());
+    for (const auto& f : att::PipeFormulas(k.schedule, static_cast<int>(c), perf_version))
+      cr->add_pipe_formulas(f);
+    ir::ToProto(ic.graph, cr->mutable_impl_graph());
+    cr->set_impl_graph_text(ir::DumpText(ic.graph));
+    if (k.tiling) FillSolution(k.tiling->cases[c].solution, cr);
+  }
+}
+
+void FillTiling(const Kernel& k, const Options& options, const hw::Profile& profile,
+                const af_tiling::SolverOptions& solver, report::KernelReport* kr) {
+  auto* tr = kr->mutable_tiling();
+  for (const auto& [n, v] : options.bindings)
+    (*tr->mutable_bindings())[n] = v;
+  tr->set_soc(profile.name);
+  tr->set_cores(profile.vector_cores);
+  tr->set_ub_capacity(profile.ub_bytes);
+  tr->set_chosen_case(k.tiling->chosen);
+  tr->set_chosen_name(k.schedule.cases[k.tiling->chosen].name);
+  tr->set_block_dim(k.tiling->solution.block_dim);
+  tr->set_ub_bytes(k.tiling->solution.ub_bytes);
+  tr->set_modeled_cycles(k.tiling->solution.cost);
+  tr->set_solve_ns(k.tiling->solve_ns);
+  tr->set_solver(att::AlgorithmName(solver.algorithm));
+  tr->set_perf_table(solver.perf_version);
+}
+
+void FillKernel(const Kernel& k, const Options& options, const hw::Profile& profile,
+                const af_tiling::SolverOptions& solver, report::KernelReport* kr) {
+  kr->set_name(k.code.kernel_name.empty() ? codegen::KernelName(k.hint) : k.code.kernel_name);
+  ir::ToProto(k.hint, kr->mutable_hint_graph());
+  kr->set_origin(k.origin);
+  kr->set_error_code(k.error_code);
+  kr->set_error(k.error);
+  if (!k.error.empty() && k.schedule.cases.empty()) return;
+  kr->set_normalized_graph_text(ir::DumpText(k.schedule.graph));
+  for (const auto& s : att::KernelSymbols(k.schedule))
+    kr->add_symbols(s);
+  for (const auto& d : k.schedule.decisions) {
+    auto* dr = kr->add_decisions();
+    dr->set_stage(d.stage);
+    dr->set_code(d.code);
+    dr->set_message(d.message);
+  }
+  FillBuffers(k, kr);
+  FillCases(k, solver.perf_version, kr);
+  if (k.tiling) FillTiling(k, options, profile, solver, kr);
+  for (const auto& f : k.code.files)
+    kr->add_source_files(kr->name() + "/" + f.name);
+}
+
+// ---- the front end's part: its decisions and the model graph
+
+std::string ShapeText(const model::ValueType& t) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < t.shape.size(); ++i)
+    s += (i == 0 ? "" : ", ") + t.shape[i].ToString();
+  return s + "]";
+}
+
+// The model-graph node that produces value v ("" for values model_nodes leaves out).
+std::string Producer(const model::Graph& g, int v) {
+  const model::Value& val = g.value(v);
+  switch (val.origin) {
+    case model::ValueOrigin::kInput:
+      return val.type.IsTensor() ? val.name : std::string();
+    case model::ValueOrigin::kAttr:
+      return val.name;
+    case model::ValueOrigin::kNodeOutput:
+      if (val.node < 0 || g.node(val.node).kind != model::NodeKind::kOp) return {};
+      return g.node(val.node).name;
+  }
+  return {};
+}
+
+// Producer names of every value an argument (or its nested items) reads, without repeats.
+void AddInputs(const model::Graph& g, const model::Arg& a, report::ModelNodeReport* n) {
+  if (a.IsValue()) {
+    const std::string p = Producer(g, a.value);
+    if (!p.empty() && std::find(n->inputs().begin(), n->inputs().end(), p) == n->inputs().end())
+      n->add_inputs(p);
+  }
+  for (const auto& it : a.items)
+    AddInputs(g, it, n);
+}
+
+void SetType(const model::Value& v, report::ModelNodeReport* n) {
+  n->set_dtype(v.type.IsTensor() ? v.type.dtype_code : v.type.ToString());
+  if (v.type.IsTensor()) n->set_shape(ShapeText(v.type));
+}
+
+void FillFusionDecisions(const FrontEnd& fe, report::CompileReport* out) {
+  for (const auto& d : fe.fusion.records) {
+    auto* dr = out->add_fusion_decisions();
+    dr->set_round(d.round);
+    dr->set_kind(d.kind);
+    for (const auto& n : d.first)
+      dr->add_first(n);
+    for (const auto& n : d.second)
+      dr->add_second(n);
+    dr->set_accepted(d.accepted);
+    dr->set_code(d.code);
+    dr->set_stage(d.stage);
+    dr->set_message(d.message);
+    dr->set_bytes_saved(d.bytes_saved);
+  }
+}
+
+// The tensor placeholders, every op node with the kernel that holds it (the report's kernel
+// names) or its fallback code, and the graph's output.
+void FillModelNodes(const FrontEnd& fe, report::CompileReport* out) {
+  const model::Graph& g = fe.graph;
+  std::vector<std::string> kernel_of(g.nodes.size());
+  for (std::size_t i = 0; i < fe.fusion.kernels.size(); ++i) {
+    const std::string name = static_cast<int>(i) < out->kernels_size()
+                                 ? out->kernels(static_cast<int>(i)).name()
+                                 : "fused_" + std::to_string(i);
+    for (int id : fe.fusion.kernels[i].nodes)
+      if (id >= 0 && static_cast<std::size_t>(id) < kernel_of.size())
+        kernel_of[static_cast<std::size_t>(id)] = name;
+  }
+  std::vector<std::string> fallback_of(g.nodes.size());
+  for (const auto& f : fe.fusion.fallbacks)
+    if (f.node >= 0 && static_cast<std::size_t>(f.node) < fallback_of.size())
+      fallback_of[static_cast<std::size_t>(f.node)] = f.code;
+  for (int v : g.inputs) {
+    const model::Value& val = g.value(v);
+    if (!val.type.IsTensor()) continue;  // size symbols are not drawn
+    auto* n = out->add_model_nodes();
+    n->set_name(val.name);
+    n->set_op("placeholder");
+    SetType(val, n);
+  }
+  for (int v : g.attrs) {
+    auto* n = out->add_model_nodes();
+    n->set_name(g.value(v).name);
+    n->set_op("get_attr");
+    SetType(g.value(v), n);
+  }
+  for (const auto& node : g.nodes) {
+    if (node.kind != model::NodeKind::kOp) continue;  // Python arithmetic on size symbols
+    auto* n = out->add_model_nodes();
+    n->set_name(node.name);
+    n->set_op(node.op.ToString());
+    for (const auto& a : node.args)
+      AddInputs(g, a, n);
+    for (const auto& [key, a] : node.kwargs)
+      AddInputs(g, a, n);
+    if (!node.outputs.empty()) SetType(g.value(node.outputs.front()), n);
+    const auto id = static_cast<std::size_t>(node.id);
+    if (id < kernel_of.size()) {
+      n->set_kernel(kernel_of[id]);
+      n->set_fallback_code(fallback_of[id]);
+    }
+  }
+  auto* n = out->add_model_nodes();
+  n->set_name("output");
+  n->set_op("output");
+  for (const auto& a : g.outputs)
+    AddInputs(g, a, n);
+}
+
+}  // namespace
+
+void FillReport(const CompileResult& r, const Options& options, report::CompileReport* out) {
+  out->Clear();
+  out->set_tool_version(AF_VERSION_STRING);
+  out->set_input(r.input);
+  out->set_soc(options.soc);
+  for (const auto& [k, v] : options.flags)
+    (*out->mutable_flags())[k] = v;
+  for (const auto& t : r.timings) {
+    auto* st = out->add_timings();
+    st->set_stage(t.stage);
+    st->set_ms(t.ms);
+  }
+  for (const auto& f : r.fallbacks) {
+    auto* fr = out->add_fallbacks();
+    fr->set_name(f.name);
+    fr->set_origin(f.origin);
+    fr->set_reason(f.reason);
+  }
+  const hw::Profile& profile = hw::GetProfile(options.soc);
+  const auto solver = att::SolverOptionsFrom(options.flags, profile);
+  for (const auto& k : r.kernels)
+    FillKernel(k, options, profile, solver, out->add_kernels());
+  if (r.front_end) {
+    FillFusionDecisions(*r.front_end, out);
+    FillModelNodes(*r.front_end, out);
+  }
+}
+
+std::string ReportToJson(const report::CompileReport& rep) {
+  std::string json;
+  google::protobuf::util::JsonPrintOptions jo;
+  jo.add_whitespace = true;
+  jo.preserve_proto_field_names = true;
+  const auto st = google::protobuf::util::MessageToJsonString(rep, &json, jo);
+  if (!st.ok()) throw std::runtime_error("report to JSON: " + st.ToString());
+  return json;
+}
+
+void WriteOutputs(const CompileResult& r, const report::CompileReport& report,
+                  const std::string& dir, bool overwrite) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+    throw InputError({dir, 0, 0}, "exists and is not a directory");
+  }
+  if (fs::is_directory(dir, ec) && !fs::is_empty(dir, ec) && !overwrite) {
+    // Only our own previous outputs may be replaced silently.
+    if (!fs::exists(fs::path(dir) / "report.json")) {
+      throw InputError({dir, 0, 0},
+                       "is a non-empty directory without a report.json; not writing "
+                       "into it (use --force)");
+    }
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError({dir, 0, 0}, "cannot create the directory: " + ec.message());
+  for (const auto& k : r.kernels) {
+    if (k.code.files.empty()) continue;
+    const fs::path kd = fs::path(dir) / k.code.kernel_name;
+    fs::create_directories(kd, ec);
+    for (const auto& f : k.code.files)
+      WriteFileReplacing((kd / f.name).string(), f.text);
+    WriteFileReplacing((kd / "schedule.txt").string(), schedule::DumpSchedule(k.schedule));
+  }
+  WriteFileReplacing((fs::path(dir) / "report.json").string(), ReportToJson(report));
+  if (!r.front_end) return;
+  std::vector<std::string> names;
+  names.reserve(r.kernels.size());
+  for (const auto& k : r.kernels)
+    names.push_back(k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name);
+  WriteFileReplacing(
+      (fs::path(dir) / "fusion.json").string(),
+      frontend::FusionJson(r.front_end->graph, r.front_end->fusion, r.front_end->options, names));
+}
+
+}  // namespace af::pipeline

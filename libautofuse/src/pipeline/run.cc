@@ -1,0 +1,238 @@
+// Running one built kernel (see run.h):
+//   inputs -> generated tiling function (== in-process solver) -> kernel on the CPU runtime
+//   -> compare with expectations (given .npy or the reference interpreter)
+#include "autofuse/pipeline/run.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "af_cpu/launch_abi.h"
+#include "autofuse/data/compare.h"
+#include "autofuse/data/npy.h"
+#include "autofuse/interp/interpreter.h"
+#include "autofuse/ir/data_movement.h"
+#include "autofuse/ir/op_registry.h"
+#include "autofuse/support/error.h"
+
+namespace af::pipeline {
+namespace {
+
+// The range random inputs are drawn from: [-2, 2], except Gather indices, which stay inside the
+// gathered dim ([-n, n) with negative_index_support, else [0, n)) so a random run does not trap.
+std::pair<double, double> RandomRange(const ir::Graph& hint, const std::string& data,
+                                      const sym::Bindings& b) {
+  const int d = hint.FindNode(data);
+  for (const auto& n : hint.nodes) {
+    if (n.type != "Gather" || n.inputs.size() < 2 || n.inputs[1].node != d) continue;
+    const ir::Tensor* params = ir::InputTensor(hint, n, 0);
+    const auto axis = params != nullptr ? ir::GatherAxis(n, params->repeats.size()) : std::nullopt;
+    if (!axis) break;
+    try {
+      const auto extent = static_cast<double>(params->repeats[*axis].Eval(b));
+      if (extent < 1) break;
+      return {ir::NegativeIndexSupport(n) ? -extent : 0.0, extent - 1};
+    } catch (const sym::Error&) {
+      break;
+    }
+  }
+  return {-2.0, 2.0};
+}
+
+void RequireBound(const Kernel& k, const Options& options) {
+  if (!k.error.empty()) throw InputError({}, k.error_code + ": " + k.error);
+  if (!k.library) throw InputError({}, "kernel " + k.code.kernel_name + " was not built");
+  for (const auto& s : k.code.symbols) {
+    if (!options.bindings.contains(s)) {
+      throw InputError({}, "size symbol '" + s + "' is unbound: pass --bind " + s + "=N");
+    }
+  }
+}
+
+// ---- inputs: given arrays, in<i>.npy by Data index, or seeded random values
+std::vector<data::HostArray> Inputs(const Kernel& k, const Options& options,
+                                    const RunOptions& run) {
+  const auto specs = interp::InputShapes(k.hint, options.bindings);
+  std::vector<data::HostArray> inputs = run.inputs;
+  if (inputs.empty()) {
+    for (const auto& spec : specs) {
+      if (!run.inputs_dir.empty()) {
+        const auto p =
+            std::filesystem::path(run.inputs_dir) / ("in" + std::to_string(spec.index) + ".npy");
+        inputs.push_back(data::ReadNpy(p.string(), spec.dtype));
+      } else {
+        const auto [lo, hi] = RandomRange(k.hint, spec.name, options.bindings);
+        inputs.push_back(
+            data::RandomArray(spec.dtype, spec.shape, run.seed * 7919 + spec.index, lo, hi));
+      }
+    }
+  }
+  if (inputs.size() != specs.size()) {
+    throw InputError({}, "kernel takes " + std::to_string(specs.size()) + " inputs, got " +
+                             std::to_string(inputs.size()));
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].shape != specs[i].shape || inputs[i].dtype != specs[i].dtype) {
+      throw InputError({}, "input " + std::to_string(i) + " (" + specs[i].name + ") must be " +
+                               std::string(ir::DTypeName(specs[i].dtype)) +
+                               data::ShapeToString(specs[i].shape) + ", got " +
+                               std::string(ir::DTypeName(inputs[i].dtype)) +
+                               data::ShapeToString(inputs[i].shape));
+    }
+  }
+  return inputs;
+}
+
+// ---- tiling: the generated function, checked against the in-process solver
+std::vector<std::uint8_t> Tiling(const Kernel& k, const Options& options, RunResult* res) {
+  const hw::Profile& profile = hw::GetProfile(options.soc);
+  auto* tiling_fn =
+      reinterpret_cast<AfComputeTilingFn>(k.library->Symbol(AF_COMPUTE_TILING_SYMBOL));
+  auto* size_fn = reinterpret_cast<AfTilingDataSizeFn>(k.library->Symbol(AF_TILING_SIZE_SYMBOL));
+  if (tiling_fn == nullptr || size_fn == nullptr)
+    throw std::runtime_error("kernel has no " AF_COMPUTE_TILING_SYMBOL);
+  std::vector<std::int64_t> syms;
+  syms.reserve(k.code.symbols.size());
+  for (const auto& s : k.code.symbols)
+    syms.push_back(options.bindings.at(s));
+  std::vector<std::uint8_t> tiling(size_fn(), 0);
+  const int forced = IndexFlag(options, "force_tiling_case", "a case index");
+  const int forced_template = IndexFlag(options, "force_schedule_result", "a template index");
+  const int rc = tiling_fn(syms.data(), static_cast<std::uint32_t>(syms.size()),
+                           profile.vector_cores, static_cast<std::uint64_t>(profile.ub_bytes),
+                           forced, forced_template, tiling.data(), tiling.size());
+  if (rc != 0) {
+    throw InputError({}, "the tiling function found no tiling (code " + std::to_string(rc) + ")");
+  }
+  AfTilingHeader header{};
+  std::memcpy(&header, tiling.data(), sizeof header);
+  const att::TilingDecision in_process =
+      att::Solve(k.schedule, options.bindings, profile, forced, forced_template,
+                 att::SolverOptionsFrom(options.flags, profile));
+  if (static_cast<int>(header.tiling_key) != in_process.chosen ||
+      header.block_dim != in_process.solution.block_dim) {
+    throw std::runtime_error("generated tiling (case " + std::to_string(header.tiling_key) +
+                             ", block_dim " + std::to_string(header.block_dim) +
+                             ") disagrees with the compiler (case " +
+                             std::to_string(in_process.chosen) + ", block_dim " +
+                             std::to_string(in_process.solution.block_dim) + ")");
+  }
+  res->block_dim = header.block_dim;
+  res->tiling_key = static_cast<int>(header.tiling_key);
+  res->model_mte2_bytes = in_process.solution.mte2_bytes;
+  res->model_mte3_bytes = in_process.solution.mte3_bytes;
+  res->model_vec_repeats = in_process.solution.vec_repeats;
+  return tiling;
+}
+
+// A kernel that stopped itself on its data (a Gather index out of range) is bad input, named.
+[[noreturn]] void LaunchFailed(const Kernel& k, const RunOptions& run, const std::string& error) {
+  if (error.find(": trap: ") != std::string::npos) {
+    std::string indices;
+    for (const auto& n : k.hint.nodes) {
+      if (n.type != "Gather" || n.inputs.size() < 2) continue;
+      indices += (indices.empty() ? "'" : ", '") +
+                 k.hint.nodes[static_cast<std::size_t>(n.inputs[1].node)].name + "'";
+    }
+    throw InputError(SourceLoc{run.inputs_dir, 0, 0},
+                     "kernel " + k.code.kernel_name + " stopped on its input data: " + error +
+                         (indices.empty() ? "" : " (index input(s) " + indices + ")"));
+  }
+  throw std::runtime_error("kernel " + k.code.kernel_name + " failed on the CPU runtime: " + error);
+}
+
+// ---- launch on the CPU runtime; returns the outputs and fills the runtime's counters
+std::vector<data::HostArray> Launch(const Kernel& k, const Options& options, const RunOptions& run,
+                                    std::vector<data::HostArray>& inputs,
+                                    std::vector<std::uint8_t>& tiling, RunResult* res) {
+  const hw::Profile& profile = hw::GetProfile(options.soc);
+  const auto out_specs = interp::OutputShapes(k.hint, options.bindings);
+  std::vector<data::HostArray> outputs;
+  outputs.reserve(out_specs.size());
+  for (const auto& spec : out_specs)
+    outputs.push_back(data::Zeros(spec.dtype, spec.shape));
+  std::vector<std::uint8_t*> ptrs;
+  std::vector<std::uint64_t> sizes;
+  for (auto* arrays : {&inputs, &outputs}) {
+    for (auto& a : *arrays) {
+      ptrs.push_back(a.bytes.empty() ? nullptr : a.bytes.data());
+      sizes.push_back(a.bytes.size());
+    }
+  }
+  AfLaunchArgs args{};
+  args.abi_version = AF_LAUNCH_ABI_VERSION;
+  args.block_dim = std::max<std::uint32_t>(1, res->block_dim);
+  args.ub_bytes = static_cast<std::uint64_t>(profile.ub_bytes);
+  args.num_gm = static_cast<std::uint32_t>(ptrs.size());
+  args.gm_ptrs = ptrs.data();
+  args.gm_sizes = sizes.data();
+  args.tiling = tiling.data();
+  args.tiling_size = tiling.size();
+  // The GM workspace the tiling asks for (the r_core template's per-core partials).
+  std::vector<std::uint8_t> workspace;
+  if (auto* ws_fn =
+          reinterpret_cast<AfWorkspaceBytesFn>(k.library->Symbol(AF_WORKSPACE_BYTES_SYMBOL))) {
+    workspace.assign(static_cast<std::size_t>(ws_fn(tiling.data())), 0);
+  }
+  args.workspace = workspace.empty() ? nullptr : workspace.data();
+  args.workspace_size = workspace.size();
+  args.kernel_name = k.code.kernel_name.c_str();
+  if (k.library->Launch(&args) != AF_STATUS_OK) LaunchFailed(k, run, std::string(args.error));
+  res->mte2_bytes = args.mte2_bytes;
+  res->mte3_bytes = args.mte3_bytes;
+  res->vec_repeats = args.vec_repeats;
+  res->ub_peak_bytes = args.ub_peak_bytes;
+  return outputs;
+}
+
+// ---- expectations (out<i>.npy by Output index, or the reference interpreter) and comparison
+void Compare(const Kernel& k, const Options& options, const RunOptions& run,
+             const std::vector<data::HostArray>& inputs, std::vector<data::HostArray> outputs,
+             RunResult* res) {
+  const auto out_specs = interp::OutputShapes(k.hint, options.bindings);
+  std::vector<data::HostArray> expected;
+  if (!run.expect_dir.empty()) {
+    for (const auto& spec : out_specs) {
+      const auto p =
+          std::filesystem::path(run.expect_dir) / ("out" + std::to_string(spec.index) + ".npy");
+      expected.push_back(data::ReadNpy(p.string(), spec.dtype));
+    }
+  } else {
+    expected = interp::Interpret(k.hint, options.bindings, inputs);
+  }
+  res->ok = true;
+  // Reductions sum in a different order from the reference: the looser reduction tolerance.
+  const bool reduces = std::any_of(k.hint.nodes.begin(), k.hint.nodes.end(),
+                                   [](const ir::Node& n) { return ir::IsReduceOp(n.type); });
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    OutputCheck c;
+    c.name = out_specs[i].name;
+    const auto tol = data::DefaultTolerance(out_specs[i].dtype, reduces);
+    c.atol = run.atol.value_or(tol.atol);
+    c.rtol = run.rtol.value_or(tol.rtol);
+    const auto cmp = data::CompareArrays(expected.at(i), outputs[i], c.atol, c.rtol);
+    c.ok = cmp.ok;
+    c.max_abs = cmp.max_abs;
+    c.max_rel = cmp.max_rel;
+    c.message = cmp.message;
+    res->ok = res->ok && c.ok;
+    res->outputs.push_back(c);
+  }
+  res->actual = std::move(outputs);
+  res->expected = std::move(expected);
+}
+
+}  // namespace
+
+RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
+  RequireBound(k, options);
+  RunResult res;
+  std::vector<data::HostArray> inputs = Inputs(k, options, run);
+  std::vector<std::uint8_t> tiling = Tiling(k, options, &res);
+  std::vector<data::HostArray> outputs = Launch(k, options, run, inputs, tiling, &res);
+  Compare(k, options, run, inputs, std::move(outputs), &res);
+  return res;
+}
+
+}  // namespace af::pipeline
