@@ -32,12 +32,12 @@ set(AF_INSTALL_LIBRARIES
     autofuse_runtime)
 
 # Where each public include folder of those libraries goes, relative to the prefix. The targets
-# name source and build folders; the installed package names these instead. A source folder not
-# listed is an error (its headers would be missing); a build folder not listed holds generated
-# headers private to the build (autofuse_onnx_proto's).
+# name source and build folders; the installed package names these instead. Listed: the folders
+# that go elsewhere than the include folder itself. A source folder named include/ and not listed
+# goes to the include folder (libautofuse/include, importers/include hold autofuse/<part>/*.h);
+# any other source folder is an error (its headers would be missing); a build folder not listed
+# holds generated headers private to the build (autofuse_onnx_proto's).
 set(AF_INSTALL_INCLUDE_DIRS
-    "${PROJECT_SOURCE_DIR}/libautofuse/include=${CMAKE_INSTALL_INCLUDEDIR}"
-    "${PROJECT_SOURCE_DIR}/importers/include=${CMAKE_INSTALL_INCLUDEDIR}"
     "${PROJECT_SOURCE_DIR}/libautofuse/runtime/include=${AF_INSTALL_RUNTIME_INCLUDEDIR}"
     "${PROJECT_BINARY_DIR}/libautofuse/proto=${CMAKE_INSTALL_INCLUDEDIR}/autofuse/proto")
 
@@ -56,11 +56,15 @@ function(af_install_include_destination dir out)
     endif()
   endforeach()
   cmake_path(IS_PREFIX PROJECT_BINARY_DIR "${dir}" in_build)
-  if(NOT in_build)
+  cmake_path(GET dir FILENAME name)
+  if(in_build)
+    set(${out} "" PARENT_SCOPE)
+  elseif(name STREQUAL "include")
+    set(${out} "${CMAKE_INSTALL_INCLUDEDIR}" PARENT_SCOPE)
+  else()
     message(FATAL_ERROR "include folder ${dir} is public but not installed: "
                         "add it to AF_INSTALL_INCLUDE_DIRS in cmake/AfInstall.cmake")
   endif()
-  set(${out} "" PARENT_SCOPE)
 endfunction()
 
 # Rewrites the public include folders of `target` as $<BUILD_INTERFACE:source or build folder>
