@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
