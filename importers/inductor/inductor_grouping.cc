@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "autofuse/model/dtype_code.h"
 #include "autofuse/model/shape.h"
@@ -160,18 +162,12 @@ void AddUnique(std::vector<T>* v, const T& x) {
   if (std::find(v->begin(), v->end(), x) == v->end()) v->push_back(x);
 }
 
-}  // namespace
+using Anchors = std::map<std::string, int>;  // buffer -> FX value id
 
-InductorFxGroups MapInductorGroups(const IrFile& post, const model::Graph& fx,
-                                   const std::string& output_code) {
-  InductorFxGroups r;
-  std::map<std::string, int> anchor;  // buffer -> FX value id
-  for (int id : fx.inputs)
-    anchor[fx.value(id).name] = id;
-  for (int id : fx.attrs)
-    anchor[fx.value(id).name] = id;
-  const std::size_t inputs = anchor.size();
-  const std::set<std::string> views = ViewNodes(fx);
+// Anchors the buffers extern kernels write to the outputs of the FX calls of the same op, matched
+// by ordinal per op; a multi-output kernel's tuple buffer through the MultiOutput nodes reading it.
+void AnchorExterns(const IrFile& post, const model::Graph& fx, Anchors* anchor,
+                   std::vector<std::string>* notes) {
   std::map<std::string, const model::Node*> multi;  // tuple buffer of a multi-output extern
   // extern kernels by ordinal per op
   std::map<std::string, std::vector<const SchedNode*>> externs;
@@ -194,14 +190,14 @@ InductorFxGroups MapInductorGroups(const IrFile& post, const model::Graph& fx,
       if (fn.kind == model::NodeKind::kOp && fn.op.Is(nsp, name) && !fn.outputs.empty())
         calls.push_back(&fn);
     if (calls.size() != ns.size()) {
-      r.notes.push_back(std::to_string(ns.size()) + " extern " + op + " kernel(s) but " +
-                        std::to_string(calls.size()) + " FX call(s): not mapped");
+      notes->push_back(std::to_string(ns.size()) + " extern " + op + " kernel(s) but " +
+                       std::to_string(calls.size()) + " FX call(s): not mapped");
       continue;
     }
     for (std::size_t i = 0; i < ns.size(); ++i) {
       for (const auto& w : ns[i]->writes) {
         if (calls[i]->outputs.size() == 1) {
-          anchor.emplace(w.buffer, calls[i]->outputs[0]);
+          anchor->emplace(w.buffer, calls[i]->outputs[0]);
         } else {
           multi[w.buffer] = calls[i];
         }
@@ -221,38 +217,58 @@ InductorFxGroups MapInductorGroups(const IrFile& post, const model::Graph& fx,
     const auto it = multi.find(tuple);
     if (it == multi.end()) continue;
     if (bufs.size() != it->second->outputs.size()) {
-      r.notes.push_back(std::to_string(bufs.size()) + " MultiOutput buffer(s) of " + tuple +
-                        " but " + it->second->name + " has " +
-                        std::to_string(it->second->outputs.size()) + " outputs: not mapped");
+      notes->push_back(std::to_string(bufs.size()) + " MultiOutput buffer(s) of " + tuple +
+                       " but " + it->second->name + " has " +
+                       std::to_string(it->second->outputs.size()) + " outputs: not mapped");
       continue;
     }
     for (std::size_t k = 0; k < bufs.size(); ++k)
-      anchor.emplace(bufs[k], it->second->outputs[k]);
+      anchor->emplace(bufs[k], it->second->outputs[k]);
   }
-  // the values call() returns, by position
-  if (!output_code.empty()) {
-    const auto ret = ReturnedBuffers(output_code);
-    if (ret.size() == fx.outputs.size()) {
-      for (std::size_t i = 0; i < ret.size(); ++i)
-        if (fx.outputs[i].IsValue()) anchor.emplace(ret[i], fx.outputs[i].value);
-    } else if (!ret.empty()) {
-      r.notes.push_back("output_code.py returns " + std::to_string(ret.size()) +
-                        " values, the FX graph " + std::to_string(fx.outputs.size()) +
-                        ": outputs not mapped by position");
-    }
-  }
-  r.anchored_buffers = static_cast<int>(anchor.size() - inputs);
+}
 
-  std::map<std::string, std::set<std::string>> readers;  // buffer -> top-level nodes reading it
-  for (const auto& top : post.nodes)
-    for (const SchedNode* n : top.Leaves())
-      for (const auto* deps : {&n->unmet_dependencies, &n->met_dependencies})
-        for (const auto& d : *deps)
-          readers[d.buffer].insert(top.name);
-  std::set<int> claimed_values;
-  for (const auto& [b, v] : anchor)
-    claimed_values.insert(v);
-  for (const auto& top : post.nodes) {
+// Anchors the values call() returns in output_code.py to the FX graph's outputs, by position.
+void AnchorReturns(const std::string& output_code, const model::Graph& fx, Anchors* anchor,
+                   std::vector<std::string>* notes) {
+  if (output_code.empty()) return;
+  const auto ret = ReturnedBuffers(output_code);
+  if (ret.size() == fx.outputs.size()) {
+    for (std::size_t i = 0; i < ret.size(); ++i)
+      if (fx.outputs[i].IsValue()) anchor->emplace(ret[i], fx.outputs[i].value);
+  } else if (!ret.empty()) {
+    notes->push_back("output_code.py returns " + std::to_string(ret.size()) +
+                     " values, the FX graph " + std::to_string(fx.outputs.size()) +
+                     ": outputs not mapped by position");
+  }
+}
+
+// The ops a group's loop bodies run (neg <- ops.neg).
+std::set<std::string> BodyOps(const SchedNode& top) {
+  std::set<std::string> body_ops;
+  for (const SchedNode* n : top.Leaves())
+    if (n->body)
+      for (const auto& blk : n->body->blocks)
+        for (const auto& op : blk.ops)
+          if (op.kind == BodyOp::Kind::kOps) body_ops.insert(op.op);
+  return body_ops;
+}
+
+// Maps Inductor's top-level scheduler nodes onto FX nodes, one group after the other: the buffers
+// guessed for one group anchor the groups after it.
+class GroupMapper {
+ public:
+  GroupMapper(const IrFile& post, const model::Graph& fx, Anchors anchor, InductorFxGroups* r)
+      : fx_(fx), views_(ViewNodes(fx)), anchor_(std::move(anchor)), r_(r) {
+    for (const auto& top : post.nodes)
+      for (const SchedNode* n : top.Leaves())
+        for (const auto* deps : {&n->unmet_dependencies, &n->met_dependencies})
+          for (const auto& d : *deps)
+            readers_[d.buffer].insert(top.name);
+    for (const auto& [b, v] : anchor_)
+      claimed_values_.insert(v);
+  }
+
+  FxGroup Map(const SchedNode& top) {
     FxGroup grp;
     grp.name = top.name;
     grp.kind = top.kind == NodeKind::kExtern ? "extern"
@@ -271,93 +287,131 @@ InductorFxGroups MapInductorGroups(const IrFile& post, const model::Graph& fx,
             AddUnique(&reads, d.buffer);
     }
     grp.buffers = writes;
-    std::set<int> stop;
-    for (const auto& b : reads) {
-      if (auto it = anchor.find(b); it != anchor.end()) {
-        // a buffer read through a view is its base too (Inductor reinterprets views)
-        for (int v = it->second; v >= 0;) {
-          stop.insert(v);
-          const model::Value& val = fx.value(v);
-          v = -1;
-          if (val.origin != model::ValueOrigin::kNodeOutput || val.node < 0) break;
-          const model::Node& pn = fx.node(val.node);
-          if (!views.contains(pn.name)) break;
-          const auto ins = NodeInputs(pn);
-          if (!ins.empty()) v = ins.front();
-        }
-      } else if (grp.kind == "kernel") {
-        r.notes.push_back(top.name + " reads " + b + ", which maps to no FX value");
-      }
-    }
+    const std::set<int> stop = StopValues(top, grp.kind == "kernel", reads);
     if (grp.kind == "extern") {
       std::set<int> ids;
       for (const auto& b : writes)
-        if (auto it = anchor.find(b);
-            it != anchor.end() && fx.value(it->second).node >= 0 &&
-            fx.value(it->second).origin == model::ValueOrigin::kNodeOutput)
-          ids.insert(fx.value(it->second).node);
-      grp.nodes = NodeNames(fx, ids);
-      r.groups.push_back(std::move(grp));
-      continue;
+        if (auto it = anchor_.find(b);
+            it != anchor_.end() && fx_.value(it->second).node >= 0 &&
+            fx_.value(it->second).origin == model::ValueOrigin::kNodeOutput)
+          ids.insert(fx_.value(it->second).node);
+      grp.nodes = NodeNames(fx_, ids);
+      return grp;
     }
-    if (grp.kind != "kernel") {
-      r.groups.push_back(std::move(grp));
-      continue;
+    if (grp.kind != "kernel") return grp;
+    GuessWrites(top, writes, stop);
+    std::vector<int> roots;
+    for (const auto& b : writes)
+      if (auto it = anchor_.find(b); it != anchor_.end()) roots.push_back(it->second);
+    const Cone c = BackwardCone(fx_, roots, stop);
+    grp.nodes = NodeNames(fx_, c.nodes);
+    return grp;
+  }
+
+ private:
+  // The FX values a group's cone stops at: those of the buffers it reads and, since Inductor
+  // reinterprets views, the bases of those read through a view.
+  std::set<int> StopValues(const SchedNode& top, bool kernel,
+                           const std::vector<std::string>& reads) {
+    std::set<int> stop;
+    for (const auto& b : reads) {
+      if (auto it = anchor_.find(b); it != anchor_.end()) {
+        for (int v = it->second; v >= 0;) {
+          stop.insert(v);
+          const model::Value& val = fx_.value(v);
+          v = -1;
+          if (val.origin != model::ValueOrigin::kNodeOutput || val.node < 0) break;
+          const model::Node& pn = fx_.node(val.node);
+          if (!views_.contains(pn.name)) break;
+          const auto ins = NodeInputs(pn);
+          if (!ins.empty()) v = ins.front();
+        }
+      } else if (kernel) {
+        r_->notes.push_back(top.name + " reads " + b + ", which maps to no FX value");
+      }
     }
-    // guess the buffers other groups read (the others never leave the kernel)
+    return stop;
+  }
+
+  // Guesses the buffers of a kernel group that other groups read (the others never leave the
+  // kernel) and anchors them.
+  void GuessWrites(const SchedNode& top, const std::vector<std::string>& writes,
+                   const std::set<int>& stop) {
     for (const auto& b : writes) {
-      const auto rd = readers.find(b);
-      if (anchor.contains(b) || rd == readers.end() ||
+      const auto rd = readers_.find(b);
+      if (anchor_.contains(b) || rd == readers_.end() ||
           std::ranges::all_of(rd->second, [&top](const std::string& t) { return t == top.name; }))
         continue;
       const Layout* l = FindLayout(top, b);
       const auto numel = l != nullptr ? LayoutNumel(*l) : std::nullopt;
       if (!numel) {
-        r.notes.push_back(top.name + " writes " + b + ": no layout, not mapped");
+        r_->notes.push_back(top.name + " writes " + b + ": no layout, not mapped");
         continue;
       }
-      // prefer values computed by an op the group's loop bodies run (neg <- ops.neg)
-      std::set<std::string> body_ops;
-      for (const SchedNode* n : top.Leaves())
-        if (n->body)
-          for (const auto& blk : n->body->blocks)
-            for (const auto& op : blk.ops)
-              if (op.kind == BodyOp::Kind::kOps) body_ops.insert(op.op);
-      int best = -1;
-      bool best_in_body = false;
-      for (const auto& v : fx.values) {
-        if (v.origin != model::ValueOrigin::kNodeOutput || v.node < 0 || !v.type.IsTensor() ||
-            claimed_values.contains(v.id) || fx.node(v.node).kind != model::NodeKind::kOp ||
-            views.contains(fx.node(v.node).name))
-          continue;
-        if (model::TorchName(v.type.dtype) != l->dtype || model::Numel(v.type.shape) != *numel)
-          continue;
-        const Cone c = BackwardCone(fx, {v.id}, stop);
-        if (c.escaped) continue;
-        const bool in_body = body_ops.contains(fx.node(v.node).op.name);
-        if (best < 0 || (in_body && !best_in_body) ||
-            (in_body == best_in_body && v.node > fx.value(best).node)) {
-          best = v.id;
-          best_in_body = in_body;
-        }
-      }
+      const int best = BestValue(*l, *numel, stop, BodyOps(top));
       if (best < 0) {
-        r.notes.push_back(top.name + " writes " + b + ": no FX value matches it");
+        r_->notes.push_back(top.name + " writes " + b + ": no FX value matches it");
         continue;
       }
-      anchor[b] = best;
-      claimed_values.insert(best);
-      ++r.guessed_buffers;
-      r.notes.push_back(top.name + " writes " + b + ": taken as FX value " + fx.value(best).name +
-                        " (same dtype and size, reads only the group's inputs)");
+      anchor_[b] = best;
+      claimed_values_.insert(best);
+      ++r_->guessed_buffers;
+      r_->notes.push_back(top.name + " writes " + b + ": taken as FX value " +
+                          fx_.value(best).name +
+                          " (same dtype and size, reads only the group's inputs)");
     }
-    std::vector<int> roots;
-    for (const auto& b : writes)
-      if (auto it = anchor.find(b); it != anchor.end()) roots.push_back(it->second);
-    const Cone c = BackwardCone(fx, roots, stop);
-    grp.nodes = NodeNames(fx, c.nodes);
-    r.groups.push_back(std::move(grp));
   }
+
+  // The unclaimed FX value of the layout's dtype and size whose cone stays inside `stop`,
+  // preferring values computed by an op the group's loop bodies run, then the latest; -1 if none.
+  int BestValue(const Layout& l, const sym::Expr& numel, const std::set<int>& stop,
+                const std::set<std::string>& body_ops) const {
+    int best = -1;
+    bool best_in_body = false;
+    for (const auto& v : fx_.values) {
+      if (v.origin != model::ValueOrigin::kNodeOutput || v.node < 0 || !v.type.IsTensor() ||
+          claimed_values_.contains(v.id) || fx_.node(v.node).kind != model::NodeKind::kOp ||
+          views_.contains(fx_.node(v.node).name))
+        continue;
+      if (model::TorchName(v.type.dtype) != l.dtype || model::Numel(v.type.shape) != numel)
+        continue;
+      const Cone c = BackwardCone(fx_, {v.id}, stop);
+      if (c.escaped) continue;
+      const bool in_body = body_ops.contains(fx_.node(v.node).op.name);
+      if (best < 0 || (in_body && !best_in_body) ||
+          (in_body == best_in_body && v.node > fx_.value(best).node)) {
+        best = v.id;
+        best_in_body = in_body;
+      }
+    }
+    return best;
+  }
+
+  const model::Graph& fx_;
+  std::set<std::string> views_;
+  Anchors anchor_;
+  std::set<int> claimed_values_;
+  std::map<std::string, std::set<std::string>> readers_;  // buffer -> top-level nodes reading it
+  InductorFxGroups* r_;
+};
+
+}  // namespace
+
+InductorFxGroups MapInductorGroups(const IrFile& post, const model::Graph& fx,
+                                   const std::string& output_code) {
+  InductorFxGroups r;
+  Anchors anchor;
+  for (int id : fx.inputs)
+    anchor[fx.value(id).name] = id;
+  for (int id : fx.attrs)
+    anchor[fx.value(id).name] = id;
+  const std::size_t inputs = anchor.size();
+  AnchorExterns(post, fx, &anchor, &r.notes);
+  AnchorReturns(output_code, fx, &anchor, &r.notes);
+  r.anchored_buffers = static_cast<int>(anchor.size() - inputs);
+  GroupMapper mapper(post, fx, std::move(anchor), &r);
+  for (const auto& top : post.nodes)
+    r.groups.push_back(mapper.Map(top));
   return r;
 }
 

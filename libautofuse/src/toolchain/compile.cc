@@ -28,6 +28,9 @@
 #ifndef AF_RUNTIME_INCLUDE_DIR
 #define AF_RUNTIME_INCLUDE_DIR ""
 #endif
+#ifndef AF_RUNTIME_INCLUDE_FROM_BIN
+#define AF_RUNTIME_INCLUDE_FROM_BIN ""
+#endif
 
 namespace af::toolchain {
 namespace {
@@ -262,8 +265,24 @@ std::string FailureMessage(const std::string& main_file, const fs::path& folder,
   return msg;
 }
 
+// The runtime headers of the install tree the running program is in (afc in <prefix>/bin finds
+// <prefix>/include/autofuse/runtime); empty when there are none there (a build-tree afc, a test).
+fs::path InstalledRuntimeInclude() {
+  static const fs::path found = [] {
+    const fs::path from_bin = AF_RUNTIME_INCLUDE_FROM_BIN;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (from_bin.empty() || ec) return fs::path();
+    const fs::path dir = (exe.parent_path() / from_bin).lexically_normal();
+    return fs::is_regular_file(dir / "kernel_operator.h", ec) ? dir : fs::path();
+  }();
+  return found;
+}
+
 fs::path ResolveRuntimeInclude(const CompileOptions& o) {
-  fs::path dir = o.runtime_include.empty() ? fs::path(AF_RUNTIME_INCLUDE_DIR) : o.runtime_include;
+  fs::path dir = o.runtime_include;
+  if (dir.empty()) dir = InstalledRuntimeInclude();
+  if (dir.empty()) dir = AF_RUNTIME_INCLUDE_DIR;
   if (dir.empty()) {
     throw ToolchainError("no runtime include folder: set CompileOptions::runtime_include");
   }

@@ -42,8 +42,9 @@ struct CompileOptions {
   std::vector<std::string> flags = {"-O2"};
   // Empty: DefaultCacheDir().
   std::filesystem::path cache_dir;
-  // The CPU runtime headers (the folder with kernel_operator.h). Empty: the source tree's
-  // libautofuse/runtime/include, as configured by CMake.
+  // The CPU runtime headers (the folder with kernel_operator.h). Empty: those of the install tree
+  // the running program is in (<prefix>/include/autofuse/runtime for <prefix>/bin/afc), else the
+  // source tree's libautofuse/runtime/include, as configured by CMake.
   std::filesystem::path runtime_include;
   // The value of -std=.
   std::string std = "c++17";
