@@ -23,6 +23,7 @@ set(AF_INSTALL_LIBRARIES
     autofuse_toolchain
     autofuse_frontend
     autofuse_importers
+    autofuse_inputs
     autofuse_onnx_proto
     autofuse_model
     autofuse_ir

@@ -1,9 +1,10 @@
 // af_consumer: uses the installed library through its public headers. Loads a hint graph file,
-// prints each graph's node count, schedules and generates the kernels (without building them), and
-// simplifies a size expression the way the tiling does.
+// prints each graph's node count, compiles it through the input registry and the pipeline (without
+// building the kernels), and simplifies a size expression the way the tiling does.
 #include <exception>
 #include <iostream>
 
+#include "autofuse/inputs/registry.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/sym/expr.h"
@@ -21,7 +22,7 @@ int main(int argc, char** argv) {
 
     af::pipeline::Options options;
     options.build = false;
-    const af::pipeline::CompileResult result = af::pipeline::Compile(argv[1], options);
+    const af::pipeline::CompileResult result = af::inputs::CompileFile(argv[1], options);
     for (const af::pipeline::Kernel& k : result.kernels)
       std::cout << "kernel " << k.code.kernel_name << ": " << k.code.files.size()
                 << " generated files\n";
