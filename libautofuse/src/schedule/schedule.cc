@@ -59,9 +59,9 @@ void CheckPieces(const ScheduleResult& r) {
 }  // namespace
 
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
-                        const ScheduleOptions& options) {
+                        const ScheduleOptions& options, const StageDump& dump) {
   ScheduleResult r;
-  r.graph = Normalize(hint, options, &r.decisions);
+  r.graph = Normalize(hint, options, &r.decisions, dump);
   const Graph& g = r.graph;
   CheckGraph(r);
   for (const auto& a : g.axes)
@@ -92,6 +92,10 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
                                  : "' does not fit UB even with the smallest tiles"));
   }
   return r;
+}
+
+ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile, const StageDump& dump) {
+  return Schedule(hint, profile, ScheduleOptions{}, dump);
 }
 
 std::string DumpSchedule(const ScheduleResult& s) {

@@ -53,8 +53,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "autofuse/hw/profile.h"
@@ -205,8 +207,14 @@ struct ScheduleOptions {
   bool upcast_half = true;  // compute fp16/bf16 in fp32 inside the kernel (AutoFuse's rule)
 };
 
+// A hook that receives the text of a stage's result (ir::DumpText of the graph), named
+// "normalize.<pass>" for each normalisation pass (NormalizePassNames()). Empty: no dumps.
+using StageDump = std::function<void(const std::string& stage, const std::string& text)>;
+
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
-                        const ScheduleOptions& options = {});
+                        const ScheduleOptions& options = {}, const StageDump& dump = {});
+// The same with the default options.
+ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile, const StageDump& dump);
 
 // Dims along which a tensor's block has extent 1 (repeat 1: broadcast operands, reduce results),
 // bit j for the tensor's j-th repeat (the schedule's dims).
@@ -233,10 +241,19 @@ void FillCaseLayout(const ScheduleResult& s, int case_index,
 // Readable dump: the normalised graph, the buffers, the case list, then every impl graph.
 std::string DumpSchedule(const ScheduleResult& s);
 
-// The normalisation alone (for golden tests): dangling nodes dropped, transposes and splits folded
-// into the loads they read, fp16/bf16 compute moved to fp32 with casts, implicit broadcasts made
-// explicit, contiguous axes merged, size-1 axes dropped.
+// The normalisation alone (for golden tests): after validation, the passes of
+// NormalizePassNames() in order (dangling nodes dropped, transposes and splits folded into the
+// loads they read, gathers rewritten, the loop nest found, fp16/bf16 compute moved to fp32 with
+// casts, implicit broadcasts made explicit, size-1 axes dropped, contiguous axes merged, axes
+// renumbered, concats turned into stores where possible). `dump`, when set, receives
+// ("normalize.<pass>", ir::DumpText(graph)) after each pass.
 ir::Graph Normalize(const ir::Graph& hint, const ScheduleOptions& options,
-                    std::vector<Decision>* decisions);
+                    std::vector<Decision>* decisions, const StageDump& dump = {});
+
+// The normalisation passes in the order Normalize runs them: "drop_dangling", "sort_topo",
+// "fold_transposes", "fold_splits", "rewrite_gathers", "loop_nest",
+// "logical_reductions_as_float", "upcast", "explicit_broadcasts", "drop_axes", "merge_axes",
+// "compact_axes", "concats_to_stores".
+std::vector<std::string_view> NormalizePassNames();
 
 }  // namespace af::schedule
