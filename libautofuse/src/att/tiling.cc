@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "autofuse/ir/op_registry.h"
@@ -133,7 +134,7 @@ class PerfNodeBuilder {
         c_(s.cases.at(case_index)),
         g_(s.graph),
         last_(static_cast<int>(s.dims.size()) - 1),
-        looped_(s.passes > 0 &&
+        looped_(s.groups.passes > 0 &&
                 (c_.kind == schedule::CaseKind::kCommon || c_.kind == schedule::CaseKind::kRCore)),
         unaligned_(c_.kind == schedule::CaseKind::kUnaligned) {}
 
@@ -148,7 +149,7 @@ class PerfNodeBuilder {
       if (!BaseOf(i, &base)) continue;  // not computed by any sweep
       AddNode(i, base);
     }
-    if (unaligned_ && s_.unaligned_offsets >= 0) {
+    if (unaligned_ && s_.work.unaligned_offsets) {
       // The Gather offsets are written once per core by scalar code.
       PerfNode sc;
       sc.kind = af_tiling::kNodeScalar;
@@ -169,7 +170,7 @@ class PerfNodeBuilder {
     sweeps_.assign(static_cast<std::size_t>(n), 1);
     if (!looped_) return;
     std::fill(sweeps_.begin(), sweeps_.end(), 0);
-    const int passes = c_.kind == schedule::CaseKind::kRCore ? 1 : s_.passes;
+    const int passes = c_.kind == schedule::CaseKind::kRCore ? 1 : s_.groups.passes;
     for (int p = 0; p < passes; ++p) {
       const auto need = schedule::SweepNodes(s_, p);
       for (int i = 0; i < n; ++i) {
@@ -188,8 +189,8 @@ class PerfNodeBuilder {
     base->compact = unaligned_ && base->one_mask == 0 ? 1 : 0;
     base->part = schedule::NodePart(s_, i);
     if (looped_) {
-      if (s_.r_invariant[i] && !reduce) {
-        base->when = s_.avail[i] == 0 ? af_tiling::kWhenBefore : af_tiling::kWhenAfter;
+      if (s_.groups.r_invariant[i] && !reduce) {
+        base->when = s_.groups.avail[i] == 0 ? af_tiling::kWhenBefore : af_tiling::kWhenAfter;
       } else {
         if (sweeps_[i] == 0 && !reduce) return false;
         base->when = af_tiling::kWhenVarying;
@@ -258,26 +259,25 @@ class PerfNodeBuilder {
     // A strided load copies its block in GM order (rows along the contiguous dim, or one
     // element per row; consecutive rows one innermost stride apart), then gathers it into
     // loop order; its offsets are written once per core.
-    const int gq = node.type == "Load" && static_cast<std::size_t>(i) < s_.gather_queue.size()
-                       ? s_.gather_queue[i]
-                       : -1;
-    if (gq >= 0) {
-      x.run = schedule::BufferRun(s_.buffers[gq], c_.tile_dim);
+    const schedule::NodeBuffers placed = static_cast<std::size_t>(i) < s_.placed.size()
+                                             ? s_.placed[static_cast<std::size_t>(i)]
+                                             : schedule::NodeBuffers{};
+    const std::optional<int> gq = node.type == "Load" ? placed.gather_queue : std::optional<int>();
+    if (gq) {
+      x.run = schedule::BufferRun(s_.buffers[*gq], c_.tile_dim);
       const auto [cst, mask] = StrideFactors(node.outputs.at(0).strides.back(), s_);
       x.row_stride_const = cst;
       x.row_stride_mask = mask;
     }
     out_.push_back(x);
-    if (gq >= 0) {
+    if (gq) {
       GatherNodes(base);
       return;
     }
     // Staged loads and stores from a buffer other than their queue add a UB copy.
-    const bool staged =
-        node.type == "Load" && static_cast<std::size_t>(i) < s_.staged.size() && s_.staged[i];
+    const bool staged = node.type == "Load" && placed.staged;
     const bool copied = node.type == "Store" && !node.inputs.empty() &&
-                        static_cast<std::size_t>(i) < s_.store_queue.size() &&
-                        s_.node_buffer[node.inputs[0].node] != s_.store_queue[i];
+                        s_.placed[node.inputs[0].node].buffer != placed.store_queue;
     if (staged || copied) Vec(base, af_tiling::kApiCopy, base.esize, base.one_mask);
   }
 
@@ -474,13 +474,13 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
   af_tiling::CaseParams p;
   schedule::FillCaseLayout(s, case_index, dim_values, &p);
   const auto kind = s.cases.at(case_index).kind;
-  for (std::size_t j = 0; j < s.r_dim.size() && j < af_tiling::kMaxDims; ++j) {
-    if (s.r_dim[j]) p.r_mask |= 1u << j;
+  for (std::size_t j = 0; j < s.groups.r_dim.size() && j < af_tiling::kMaxDims; ++j) {
+    if (s.groups.r_dim[j]) p.r_mask |= 1u << j;
   }
-  p.passes = kind == schedule::CaseKind::kCommon ? s.passes : 1;
+  p.passes = kind == schedule::CaseKind::kCommon ? s.groups.passes : 1;
   p.r_core = kind == schedule::CaseKind::kRCore ? 1 : 0;
   p.templ = s.cases.at(case_index).templ;
-  p.partial_buffer = s.reduce_partial;
+  p.partial_buffer = s.work.reduce_partial.value_or(-1);
   for (const auto& n : s.graph.nodes) {
     if (ir::IsReduceOp(n.type)) ++p.n_reduces;
   }
@@ -578,7 +578,7 @@ std::vector<std::int64_t> DimValues(const ScheduleResult& s, const sym::Bindings
     }
   }
   // Then each part's extent along the part dim (schedule::FillCaseLayout).
-  for (const auto& e : s.part_lens) {
+  for (const auto& e : s.parts.lens) {
     try {
       v.push_back(e.Eval(b));
     } catch (const sym::Error& err) {
@@ -731,10 +731,10 @@ std::vector<std::string> PipeFormulas(const ScheduleResult& s, int case_index, i
   const int last = static_cast<int>(s.dims.size()) - 1;
   auto size = [&](int j) { return s.graph.FindAxis(s.dims[j])->size; };
   const Expr tile = Expr::Sym(c.tile_var);
-  const bool tile_is_r = k < static_cast<int>(s.r_dim.size()) && s.r_dim[k];
+  const bool tile_is_r = k < static_cast<int>(s.groups.r_dim.size()) && s.groups.r_dim[k];
   Expr r_before(1);
   for (int j = 0; j < k; ++j) {
-    if (s.r_dim[j]) r_before = r_before * size(j);
+    if (s.groups.r_dim[j]) r_before = r_before * size(j);
   }
   // Extent of dim j in a block with extent-1 dims `mask`, the innermost padded when `pad`.
   auto ext = [&](int j, std::uint32_t mask, bool pad) {

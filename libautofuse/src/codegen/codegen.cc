@@ -284,14 +284,14 @@ void EmitCaseParams(const Context& ctx, const att::CaseSet& set, std::size_t c,
     }
   }
   o << p << "compact = " << cp.compact << ";\n";
-  if (s.part_dim >= 0) {
+  if (s.parts.dim) {
     o << p << "part_dim = " << cp.part_dim << ";\n";
     o << p << "n_parts = " << cp.n_parts << ";\n";
     o << p << "cat_inputs = " << cp.cat_inputs << ";\n";
     o << p << "cat_esize = " << cp.cat_esize << ";\n";
     o << p << "cat_aligned_only = " << cp.cat_aligned_only << ";\n";
-    for (std::size_t k = 0; k < s.part_lens.size(); ++k)
-      o << p << "part_len[" << k << "] = " << ctx.Cpp(s.part_lens[k]) << ";\n";
+    for (std::size_t k = 0; k < s.parts.lens.size(); ++k)
+      o << p << "part_len[" << k << "] = " << ctx.Cpp(s.parts.lens[k]) << ";\n";
   }
   o << p << "vec_align = " << cp.vec_align << ";\n";
   o << p << "r_mask = " << cp.r_mask << "u;\n";

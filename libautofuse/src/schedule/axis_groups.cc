@@ -17,7 +17,7 @@ using sym::Expr;
 void GroupAxes(ScheduleResult& r) {
   const Graph& g = r.graph;
   const std::size_t n_dims = r.dims.size();
-  r.r_dim.assign(n_dims, false);
+  r.groups.r_dim.assign(n_dims, false);
   std::optional<std::uint32_t> rset;
   std::string first;
   for (const auto& n : g.nodes) {
@@ -46,38 +46,39 @@ void GroupAxes(ScheduleResult& r) {
   }
   if (rset) {
     for (std::size_t j = 0; j < n_dims; ++j)
-      r.r_dim[j] = ((*rset >> j) & 1u) != 0;
+      r.groups.r_dim[j] = ((*rset >> j) & 1u) != 0;
   }
   // Reduction levels (how many reductions lie on the longest path into a node) and R-invariance.
-  r.avail.assign(g.nodes.size(), 0);
-  r.r_invariant.assign(g.nodes.size(), false);
+  r.groups.avail.assign(g.nodes.size(), 0);
+  r.groups.r_invariant.assign(g.nodes.size(), false);
   int max_stage = -1;
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     int base = 0;
     for (const auto& in : n.inputs)
-      base = std::max(base, r.avail[in.node]);
+      base = std::max(base, r.groups.avail[in.node]);
     if (IsReduce(n)) {
       max_stage = std::max(max_stage, base);
-      r.avail[i] = base + 1;
+      r.groups.avail[i] = base + 1;
     } else {
-      r.avail[i] = base;
+      r.groups.avail[i] = base;
     }
     bool inv = true;
     if (!n.outputs.empty() && !n.outputs[0].axis.empty()) {
       for (std::size_t j = 0; j < n_dims; ++j) {
-        if (r.r_dim[j] && n.outputs[0].repeats[j] != Expr(1)) inv = false;
+        if (r.groups.r_dim[j] && n.outputs[0].repeats[j] != Expr(1)) inv = false;
       }
     }
-    r.r_invariant[i] = inv && n.type != "Data" && n.type != "Output";
+    r.groups.r_invariant[i] = inv && n.type != "Data" && n.type != "Output";
   }
   // Sweeps: one per reduction level, and one more when varying values computed from the last
   // reductions are stored (softmax's normalised output).
   int sweeps = max_stage + 1;
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-    if (g.nodes[i].type == "Store" && !r.r_invariant[i]) sweeps = std::max(sweeps, r.avail[i] + 1);
+    if (g.nodes[i].type == "Store" && !r.groups.r_invariant[i])
+      sweeps = std::max(sweeps, r.groups.avail[i] + 1);
   }
-  r.passes = rset ? sweeps : 0;
+  r.groups.passes = rset ? sweeps : 0;
 }
 
 std::vector<bool> SweepNodes(const ScheduleResult& s, int p) {
@@ -87,8 +88,9 @@ std::vector<bool> SweepNodes(const ScheduleResult& s, int p) {
   std::vector<int> stack;
   for (int i = 0; i < n; ++i) {
     const Node& node = g.nodes[i];
-    const bool target = (IsReduce(node) && s.avail[i] - 1 == p) ||
-                        (node.type == "Store" && !s.r_invariant[i] && s.avail[i] == p);
+    const bool target =
+        (IsReduce(node) && s.groups.avail[i] - 1 == p) ||
+        (node.type == "Store" && !s.groups.r_invariant[i] && s.groups.avail[i] == p);
     if (target) stack.push_back(i);
   }
   while (!stack.empty()) {
@@ -98,7 +100,7 @@ std::vector<bool> SweepNodes(const ScheduleResult& s, int p) {
     need[i] = true;
     for (const auto& in : g.nodes[i].inputs) {
       const Node& src = g.nodes[in.node];
-      if (s.r_invariant[in.node] || IsReduce(src) || src.type == "Data") continue;
+      if (s.groups.r_invariant[in.node] || IsReduce(src) || src.type == "Data") continue;
       stack.push_back(in.node);
     }
   }

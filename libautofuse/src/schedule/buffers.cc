@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -17,12 +18,12 @@ using ir::Graph;
 using ir::Node;
 using sym::Expr;
 
-// The dim a strided load reads contiguously (stride 1, extent > 1), or -1.
-int ContiguousDim(const ir::Tensor& t) {
+// The dim a strided load reads contiguously (stride 1, extent > 1), if any.
+std::optional<int> ContiguousDim(const ir::Tensor& t) {
   for (std::size_t j = 0; j < t.strides.size(); ++j) {
     if (t.strides[j] == Expr(1) && t.repeats[j] != Expr(1)) return static_cast<int>(j);
   }
-  return -1;
+  return std::nullopt;
 }
 
 // Plans the buffers in steps: VECOUT queues, strided loads, VECIN queues, compute TBufs, work
@@ -33,16 +34,12 @@ class BufferPlanner {
       : r_(r),
         g_(r.graph),
         n_(static_cast<int>(r.graph.nodes.size())),
-        reduces_(r.passes > 0),
+        reduces_(r.groups.passes > 0),
         budget_(static_cast<int>(profile.max_queues)),
         consumers_(r.graph.Consumers()) {}
 
   void Run() {
-    r_.node_buffer.assign(n_, -1);
-    r_.staged.assign(n_, false);
-    r_.store_queue.assign(n_, -1);
-    r_.gather_queue.assign(n_, -1);
-    r_.gather_offsets.assign(n_, -1);
+    r_.placed.assign(n_, NodeBuffers{});
     // Gathers read rows from GM into a VECIN queue like loads; they come first, so they get
     // queues of their own (the staging path is for plain loads).
     for (int i = 0; i < n_; ++i) {
@@ -62,7 +59,7 @@ class BufferPlanner {
     PlanLoadQueues();
     PlanComputeBuffers();
     for (const auto& [s, q] : store_queue_)
-      r_.store_queue[s] = q;
+      r_.placed[s].store_queue = q;
     AddCompareBuffers();
     if (reduces_) AddReduceBuffers();
     // Row alignment: 32 bytes of the narrowest dtype held in UB.
@@ -72,7 +69,7 @@ class BufferPlanner {
     r_.row_align = 32 / std::max(1, min_esize);
     RecordTenants();
     RecordMasks();
-    if (r_.part_dim >= 0) RecordParts();
+    if (r_.parts.dim) RecordParts();
   }
 
  private:
@@ -96,7 +93,8 @@ class BufferPlanner {
   // broadcast operands loaded once per A iteration) live across the R loop of the common
   // template: they get buffers of their own, never shared by lifetime.
   bool Persistent(int i) const {
-    return reduces_ && (r_.r_invariant[i] || IsReduce(g_.nodes[i])) && g_.nodes[i].type != "Store";
+    return reduces_ && (r_.groups.r_invariant[i] || IsReduce(g_.nodes[i])) &&
+           g_.nodes[i].type != "Store";
   }
 
   // VECOUT: one queue per store when that leaves a VECIN queue, else shared queues: one per part
@@ -150,22 +148,21 @@ class BufferPlanner {
       const int q = Add(BufKind::kQueueIn, 2, ESize(l));
       r_.buffers[q].role = "gather_staging";
       r_.buffers[q].gather_dim = ContiguousDim(g_.nodes[l].outputs[0]);
-      r_.gather_queue[l] = q;
+      r_.placed[l].gather_queue = q;
       const int off = Add(BufKind::kTBuf, 1, 4);
       r_.buffers[off].role = "gather_offsets";
       r_.buffers[off].one_mask = OneMask(g_.nodes[l].outputs[0]);
       r_.buffers[off].all_full = false;
-      r_.gather_offsets[l] = off;
-      const int gd = r_.buffers[q].gather_dim;
+      r_.placed[l].gather_offsets = off;
+      const std::optional<int> gd = r_.buffers[q].gather_dim;
       r_.decisions.push_back(
           {"buffers", "STRIDED_LOAD_GATHER",
            "'" + g_.nodes[l].name + "' reads its innermost dim with stride " +
                g_.nodes[l].outputs[0].strides.back().ToString() + ": copied in GM order into " +
                r_.buffers[q].Name() +
-               (gd >= 0
-                    ? " (rows along " + g_.FindAxis(r_.dims[static_cast<std::size_t>(gd)])->name +
-                          " when the tile dim is at or before it, else one element per row)"
-                    : " (one element per row: no dim is contiguous)") +
+               (gd ? " (rows along " + g_.FindAxis(r_.dims[static_cast<std::size_t>(*gd)])->name +
+                         " when the tile dim is at or before it, else one element per row)"
+                   : " (one element per row: no dim is contiguous)") +
                ", then gathered into loop order with offsets in " + r_.buffers[off].Name()});
     }
   }
@@ -176,7 +173,7 @@ class BufferPlanner {
   // planned here; the reduce and brc_inline templates keep some loads longer. Returns the index
   // into `owner` (per queue: its latest load), or -1.
   int ReusableQueue(int l, const std::vector<int>& owner) const {
-    const bool queue_reuse = r_.part_dim >= 0 && !reduces_;
+    const bool queue_reuse = r_.parts.dim && !reduces_;
     for (std::size_t q = 0; queue_reuse && q < owner.size() && g_.nodes[l].type == "Load"; ++q) {
       const int o = owner[q];
       if (last_use_[o] < l && ESize(o) == ESize(l) && PartOfNode(o) == PartOfNode(l)) {
@@ -210,15 +207,17 @@ class BufferPlanner {
       const int q = ReusableQueue(l, owner);
       if (q >= 0) {
         owner[static_cast<std::size_t>(q)] = l;
-        r_.node_buffer[l] = queue_of[static_cast<std::size_t>(q)];
-        r_.decisions.push_back({"buffers", "REUSE_QUEUE",
-                                "'" + g_.nodes[l].name + "' reuses " +
-                                    r_.buffers[static_cast<std::size_t>(r_.node_buffer[l])].Name() +
-                                    " (the previous load's values are dead)"});
+        r_.placed[l].buffer = queue_of[static_cast<std::size_t>(q)];
+        r_.decisions.push_back(
+            {"buffers", "REUSE_QUEUE",
+             "'" + g_.nodes[l].name + "' reuses " +
+                 r_.buffers[static_cast<std::size_t>(*r_.placed[l].buffer)].Name() +
+                 " (the previous load's values are dead)"});
       } else if (!stage || static_cast<int>(owner.size()) < in_budget - 1) {
-        r_.node_buffer[l] = Add(BufKind::kQueueIn, 2, ESize(l));
+        const int b = Add(BufKind::kQueueIn, 2, ESize(l));
+        r_.placed[l].buffer = b;
         owner.push_back(l);
-        queue_of.push_back(r_.node_buffer[l]);
+        queue_of.push_back(b);
       } else if (g_.nodes[l].type == "Gather") {
         throw ScheduleError("TOO_MANY_GATHERS",
                             "Gather '" + g_.nodes[l].name +
@@ -227,14 +226,14 @@ class BufferPlanner {
       } else {
         if (staging_ < 0) {
           staging_ = Add(BufKind::kQueueIn, 2, ESize(l));
-          r_.staging_queue = staging_;
+          r_.work.staging_queue = staging_;
           r_.decisions.push_back({"buffers", "UB2UB_STAGING",
                                   "more loads than VECIN queues (" + std::to_string(in_budget) +
                                       "): later loads go through a shared queue and a UB-to-UB "
                                       "copy into a TBuf"});
         }
         r_.buffers[staging_].esize = std::max(r_.buffers[staging_].esize, ESize(l));
-        r_.staged[l] = true;
+        r_.placed[l].staged = true;
       }
     }
   }
@@ -251,15 +250,15 @@ class BufferPlanner {
     std::vector<Slot> slots;
     for (int i = 0; i < n_; ++i) {
       const Node& node = g_.nodes[i];
-      const bool gathered = r_.gather_queue[i] >= 0;
+      const bool gathered = r_.placed[i].gather_queue.has_value();
       const bool needs_tbuf = (IsCompute(node) && node.type != "Load" && node.type != "Store" &&
                                node.type != "Gather") ||
-                              node.type == "Scalar" || r_.staged[i] || gathered;
+                              node.type == "Scalar" || r_.placed[i].staged || gathered;
       if (!needs_tbuf) continue;
       if (consumers_[i].size() == 1 && own_out_ &&
           g_.nodes[consumers_[i][0].first].type == "Store" && node.type != "Scalar" &&
-          !r_.staged[i] && !gathered && !Persistent(i)) {
-        r_.node_buffer[i] = store_queue_[consumers_[i][0].first];
+          !r_.placed[i].staged && !gathered && !Persistent(i)) {
+        r_.placed[i].buffer = store_queue_[consumers_[i][0].first];
         continue;
       }
       int chosen = -1;
@@ -282,7 +281,7 @@ class BufferPlanner {
                                 "'" + node.name + "' reuses " + r_.buffers[chosen].Name() +
                                     " (its previous tensor is dead)"});
       }
-      r_.node_buffer[i] = chosen;
+      r_.placed[i].buffer = chosen;
     }
   }
 
@@ -298,12 +297,14 @@ class BufferPlanner {
       }
     }
     if (!compares) return;
-    r_.cmp_mask = Add(BufKind::kTBuf, 1, 1);
-    r_.buffers[r_.cmp_mask].role = "cmp_mask";
-    r_.buffers[r_.cmp_mask].all_full = false;
-    r_.cmp_half = Add(BufKind::kTBuf, 1, 2);
-    r_.buffers[r_.cmp_half].role = "cmp_half";
-    r_.buffers[r_.cmp_half].all_full = false;
+    const int mask = Add(BufKind::kTBuf, 1, 1);
+    r_.buffers[mask].role = "cmp_mask";
+    r_.buffers[mask].all_full = false;
+    r_.work.cmp_mask = mask;
+    const int half = Add(BufKind::kTBuf, 1, 2);
+    r_.buffers[half].role = "cmp_half";
+    r_.buffers[half].all_full = false;
+    r_.work.cmp_half = half;
     r_.vec_align_bytes = 512;
   }
 
@@ -318,16 +319,18 @@ class BufferPlanner {
       const auto& in = g_.nodes[i].inputs.at(0);
       in_mask &= OneMask(g_.nodes[in.node].outputs.at(in.output));
     }
-    r_.reduce_partial = Add(BufKind::kTBuf, 1, 4);
-    r_.buffers[r_.reduce_partial].one_mask = out_mask;
-    r_.buffers[r_.reduce_partial].role = "reduce_partial";
+    const int partial = Add(BufKind::kTBuf, 1, 4);
+    r_.buffers[partial].one_mask = out_mask;
+    r_.buffers[partial].role = "reduce_partial";
+    r_.work.reduce_partial = partial;
     int r_dims = 0;
-    for (bool b : r_.r_dim)
+    for (bool b : r_.groups.r_dim)
       r_dims += b ? 1 : 0;
     if (r_dims >= 2) {
-      r_.reduce_scratch = Add(BufKind::kTBuf, 1, 4);
-      r_.buffers[r_.reduce_scratch].one_mask = in_mask;
-      r_.buffers[r_.reduce_scratch].role = "reduce_scratch";
+      const int scratch = Add(BufKind::kTBuf, 1, 4);
+      r_.buffers[scratch].one_mask = in_mask;
+      r_.buffers[scratch].role = "reduce_scratch";
+      r_.work.reduce_scratch = scratch;
     }
   }
 
@@ -335,15 +338,15 @@ class BufferPlanner {
   void RecordTenants() {
     // Staged loads keep their own TBuf (above) and borrow the staging queue while copying.
     for (int i = 0; i < n_; ++i) {
-      if (r_.node_buffer[i] >= 0) r_.buffers[r_.node_buffer[i]].nodes.push_back(i);
+      if (const auto b = r_.placed[i].buffer) r_.buffers[*b].nodes.push_back(i);
     }
     if (staging_ >= 0) {
       for (int i = 0; i < n_; ++i) {
-        if (r_.staged[i]) r_.buffers[staging_].nodes.push_back(i);
+        if (r_.placed[i].staged) r_.buffers[staging_].nodes.push_back(i);
       }
     }
     for (int i = 0; i < n_; ++i) {
-      if (r_.gather_queue[i] >= 0) r_.buffers[r_.gather_queue[i]].nodes.push_back(i);
+      if (const auto q = r_.placed[i].gather_queue) r_.buffers[*q].nodes.push_back(i);
     }
     for (auto& b : r_.buffers) {
       for (int i : b.nodes) {
@@ -353,8 +356,9 @@ class BufferPlanner {
       }
     }
     for (int st = 0; st < n_; ++st) {
-      if (r_.store_queue[st] >= 0 && OneMask(g_.nodes[st].outputs.at(0)) != 0) {
-        r_.buffers[r_.store_queue[st]].all_full = false;
+      const auto q = r_.placed[st].store_queue;
+      if (q && OneMask(g_.nodes[st].outputs.at(0)) != 0) {
+        r_.buffers[*q].all_full = false;
       }
     }
   }
@@ -367,7 +371,7 @@ class BufferPlanner {
       for (int i : b.nodes)
         m &= g_.nodes[i].outputs.empty() ? 0u : OneMask(g_.nodes[i].outputs[0]);
       for (int st = 0; st < n_; ++st) {
-        if (r_.store_queue[st] == b.id) m &= OneMask(g_.nodes[st].outputs.at(0));
+        if (r_.placed[st].store_queue == b.id) m &= OneMask(g_.nodes[st].outputs.at(0));
       }
       b.one_mask = b.nodes.empty() && m == ~0u ? 0u : m;
     }
@@ -385,7 +389,7 @@ class BufferPlanner {
         if (!g_.nodes[i].outputs.empty()) held.push_back(g_.nodes[i].outputs.data());
       }
       for (int st = 0; st < n_; ++st) {
-        if (r_.store_queue[st] == b.id) held.push_back(&g_.nodes[st].outputs.at(0));
+        if (r_.placed[st].store_queue == b.id) held.push_back(&g_.nodes[st].outputs.at(0));
       }
       int part = held.empty() ? af_tiling::kPartFull : PartOf(r_, *held[0]);
       for (const auto* t : held) {
@@ -450,7 +454,8 @@ bool BufferCompact(const Buffer& b, CaseKind kind) {
 
 std::int32_t BufferRun(const Buffer& b, int tile_dim) {
   if (b.role != "gather_staging") return af_tiling::kRunInner;
-  return b.gather_dim >= tile_dim ? af_tiling::kRunAt(b.gather_dim) : af_tiling::kRunElements;
+  return b.gather_dim && *b.gather_dim >= tile_dim ? af_tiling::kRunAt(*b.gather_dim)
+                                                   : af_tiling::kRunElements;
 }
 
 std::string Buffer::Name() const {

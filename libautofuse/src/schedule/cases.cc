@@ -42,14 +42,14 @@ void AnnotateMemory(ImplCase& c, const ScheduleResult& r) {
       t.que = {};
       t.buf = {};
       t.mem.tensor_id = tensor_id++;
-      const int b = r.node_buffer[i];
-      if (b < 0) {
+      const std::optional<int> b = r.placed[i].buffer;
+      if (!b) {
         t.mem.alloc_type = ir::AllocType::kGlobal;
         t.mem.position = ir::Position::kGM;
         t.mem.hardware = ir::Hardware::kGM;
         continue;
       }
-      const Buffer& buf = r.buffers[b];
+      const Buffer& buf = r.buffers[*b];
       t.mem.hardware = ir::Hardware::kUB;
       if (buf.kind == BufKind::kTBuf) {
         t.mem.alloc_type = ir::AllocType::kBuffer;
@@ -107,31 +107,32 @@ ImplCase BuildCase(const ScheduleResult& r, int k, CaseKind kind) {
   int a_index = 0;
   int r_index = 0;
   for (int j = 0; j < k; ++j)
-    (r.r_dim[j] ? r_index : a_index) += 1;
-  c.name = r.graph.name +
-           (r.r_dim[k] ? "_B0R" + std::to_string(r_index) : "_B0Y" + std::to_string(a_index)) +
-           (kind == CaseKind::kBrcInline   ? "_inline"
-            : kind == CaseKind::kUnaligned ? "_unaligned"
-                                           : "");
+    (r.groups.r_dim[j] ? r_index : a_index) += 1;
+  c.name =
+      r.graph.name +
+      (r.groups.r_dim[k] ? "_B0R" + std::to_string(r_index) : "_B0Y" + std::to_string(a_index)) +
+      (kind == CaseKind::kBrcInline   ? "_inline"
+       : kind == CaseKind::kUnaligned ? "_unaligned"
+                                      : "");
   c.graph = r.graph;
   c.graph.name = c.name;
   c.graph.type = ir::GraphType::kImpl;
   Graph& g = c.graph;
   const auto tile = ir::TileSplit(g, r.dims[k]);
   c.tile_var = g.FindAxis(tile.inner)->name + "_size";
-  if (k == 0 && r.part_dim == 0) {
+  if (k == 0 && r.parts.dim == 0) {
     // Pieces: each piece has its own tiles along the outermost dim.
     const Expr t = g.FindAxis(tile.inner)->size;
     Expr tiles(0);
-    for (const auto& len : r.part_lens)
+    for (const auto& len : r.parts.lens)
       tiles = tiles + sym::CeilDiv(len, t);
     g.FindAxis(tile.outer)->size = tiles;
   }
   std::vector<std::int64_t> a_outer;
   std::vector<std::int64_t> r_outer;
   for (int j = 0; j < k; ++j)
-    (r.r_dim[j] ? r_outer : a_outer).push_back(r.dims[j]);
-  (r.r_dim[k] ? r_outer : a_outer).push_back(tile.outer);
+    (r.groups.r_dim[j] ? r_outer : a_outer).push_back(r.dims[j]);
+  (r.groups.r_dim[k] ? r_outer : a_outer).push_back(tile.outer);
   if (kind == CaseKind::kRCore) {
     // R iterations are distributed over cores too: one block axis over A x R.
     a_outer.insert(a_outer.end(), r_outer.begin(), r_outer.end());
@@ -168,7 +169,8 @@ ImplCase BuildCase(const ScheduleResult& r, int k, CaseKind kind) {
     // The innermost loop that is not vectorised; R-invariant nodes of the common template run
     // once per block iteration, outside the reduce loop.
     const auto idx = static_cast<std::size_t>(&n - g.nodes.data());
-    const bool in_r_loop = r_loop >= 0 && idx < r.r_invariant.size() && !r.r_invariant[idx];
+    const bool in_r_loop =
+        r_loop >= 0 && idx < r.groups.r_invariant.size() && !r.groups.r_invariant[idx];
     n.sched.loop_axis = in_r_loop || (r_loop >= 0 && IsReduce(n)) ? r_loop : block.inner;
     if (!IsCompute(n) && n.type != "Scalar") continue;
     for (auto& t : n.outputs) {
@@ -194,7 +196,7 @@ void AddCase(ScheduleResult& r, Template& t, int k) {
   }
   int r_in_block = 0;
   for (int j = k; j < n_dims; ++j)
-    r_in_block += r.r_dim[j] ? 1 : 0;
+    r_in_block += r.groups.r_dim[j] ? 1 : 0;
   if (r_in_block > 2) {
     r.decisions.push_back({"cases", "PRUNE_REDUCE_STEPS",
                            "no " + t.name + " case tiles " + a->name + ": " +
@@ -211,8 +213,8 @@ void AddCase(ScheduleResult& r, Template& t, int k) {
   if (t.kind == CaseKind::kRCore) {
     what += ", splits the reduce iterations across cores (workspace + SyncAll)";
   } else if (t.kind == CaseKind::kCommon) {
-    what += r.r_dim[k] ? ", accumulates partial reductions over its tiles"
-                       : ", loops over the reduced dims before it";
+    what += r.groups.r_dim[k] ? ", accumulates partial reductions over its tiles"
+                              : ", loops over the reduced dims before it";
   }
   r.decisions.push_back({"cases", "TILING_CASE",
                          what + "; the kept outer loop goes over cores (" + c.block_var + ")"});

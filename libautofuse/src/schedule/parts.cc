@@ -20,18 +20,18 @@ void FindParts(ScheduleResult& r) {
   const Graph& g = r.graph;
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     if (g.nodes[i].type != "Concat") continue;
-    if (r.concat >= 0) {
-      throw ScheduleError("CONCAT_COUNT", "graph '" + g.name + "' has more than one Concat ('" +
-                                              g.nodes[static_cast<std::size_t>(r.concat)].name +
-                                              "', '" + g.nodes[i].name +
-                                              "'); the UB concat templates take one");
+    if (r.parts.concat) {
+      throw ScheduleError("CONCAT_COUNT",
+                          "graph '" + g.name + "' has more than one Concat ('" +
+                              g.nodes[static_cast<std::size_t>(*r.parts.concat)].name + "', '" +
+                              g.nodes[i].name + "'); the UB concat templates take one");
     }
-    r.concat = static_cast<int>(i);
+    r.parts.concat = static_cast<int>(i);
   }
   std::string first;  // the first tensor with an extent of its own, for messages
-  if (r.concat >= 0) {
-    const Node& cat = g.nodes[static_cast<std::size_t>(r.concat)];
-    if (r.passes > 0) {
+  if (r.parts.concat) {
+    const Node& cat = g.nodes[static_cast<std::size_t>(*r.parts.concat)];
+    if (r.groups.passes > 0) {
       throw ScheduleError("CONCAT_WITH_REDUCE",
                           "Concat '" + cat.name +
                               "' in a graph with reductions: the reduce templates do not take a "
@@ -54,10 +54,10 @@ void FindParts(ScheduleResult& r) {
                 ") but could not become one store per input (GM concat; decision CONCAT_KEPT "
                 "says why), and the UB concat needs a dim before it to tile");
       }
-      r.part_dim = static_cast<int>(*dim);
+      r.parts.dim = static_cast<int>(*dim);
       for (std::size_t k = 0; k < cat.inputs.size(); ++k)
-        r.part_lens.push_back(ir::InputTensor(g, cat, k)->repeats.at(*dim));
-      r.cat_inputs = static_cast<int>(cat.inputs.size());
+        r.parts.lens.push_back(ir::InputTensor(g, cat, k)->repeats.at(*dim));
+      r.parts.cat_inputs = static_cast<int>(cat.inputs.size());
       first = "Concat '" + cat.name + "'";
     }
   }
@@ -68,28 +68,28 @@ void FindParts(ScheduleResult& r) {
     for (std::size_t j = 0; j < r.dims.size(); ++j) {
       const Expr& e = t.repeats[j];
       if (e == Expr(1) || ir::SameRepeat(e, g.FindAxis(r.dims[j])->size)) continue;
-      if (r.part_dim >= 0 && static_cast<std::size_t>(r.part_dim) != j) {
+      if (r.parts.dim && static_cast<std::size_t>(*r.parts.dim) != j) {
         throw ScheduleError("PARTS_ALONG_TWO_DIMS",
                             "'" + n.name + "' has an extent of its own along " +
                                 g.FindAxis(r.dims[j])->name + ", " + first + " along " +
-                                g.FindAxis(r.dims[static_cast<std::size_t>(r.part_dim)])->name +
+                                g.FindAxis(r.dims[static_cast<std::size_t>(*r.parts.dim)])->name +
                                 "; one dim can hold parts");
       }
-      if (r.part_dim < 0) {
-        r.part_dim = static_cast<int>(j);
+      if (!r.parts.dim) {
+        r.parts.dim = static_cast<int>(j);
         first = "'" + n.name + "'";
       }
       if (j == 0) continue;  // pieces: FindPieces
       bool known = false;
-      for (const auto& l : r.part_lens)
+      for (const auto& l : r.parts.lens)
         known = known || ir::SameRepeat(l, e);
       if (known) continue;
-      if (r.part_lens.size() >= static_cast<std::size_t>(af_tiling::kMaxParts)) {
+      if (r.parts.lens.size() >= static_cast<std::size_t>(af_tiling::kMaxParts)) {
         throw ScheduleError("TOO_MANY_PARTS", "more than " + std::to_string(af_tiling::kMaxParts) +
                                                   " distinct extents along " +
                                                   g.FindAxis(r.dims[j])->name);
       }
-      r.part_lens.push_back(e);
+      r.parts.lens.push_back(e);
     }
   }
 }
@@ -121,8 +121,8 @@ void FindPieces(ScheduleResult& r) {
       if (own(in.node)) root[static_cast<std::size_t>(find(in.node))] = find(i);
     }
   }
-  r.part_lens.clear();
-  r.node_piece.assign(static_cast<std::size_t>(n), -1);
+  r.parts.lens.clear();
+  r.parts.node_piece.assign(static_cast<std::size_t>(n), std::nullopt);
   std::map<int, int> piece_of_root;
   Expr total(0);
   std::string names;
@@ -130,31 +130,31 @@ void FindPieces(ScheduleResult& r) {
     if (!own(i)) continue;
     const Expr& e = g.nodes[static_cast<std::size_t>(i)].outputs[0].repeats[0];
     const auto [it, added] =
-        piece_of_root.try_emplace(find(i), static_cast<int>(r.part_lens.size()));
+        piece_of_root.try_emplace(find(i), static_cast<int>(r.parts.lens.size()));
     if (added) {
-      if (r.part_lens.size() >= static_cast<std::size_t>(af_tiling::kMaxParts)) {
+      if (r.parts.lens.size() >= static_cast<std::size_t>(af_tiling::kMaxParts)) {
         throw ScheduleError("TOO_MANY_PARTS", "more than " + std::to_string(af_tiling::kMaxParts) +
                                                   " pieces along " + g.FindAxis(r.dims[0])->name);
       }
-      r.part_lens.push_back(e);
+      r.parts.lens.push_back(e);
       total = total + e;
       names += std::string(names.empty() ? "" : ", ") + e.ToString() + " ('" +
                g.nodes[static_cast<std::size_t>(i)].name + "')";
-    } else if (!ir::SameRepeat(r.part_lens[static_cast<std::size_t>(it->second)], e)) {
+    } else if (!ir::SameRepeat(r.parts.lens[static_cast<std::size_t>(it->second)], e)) {
       throw ScheduleError("PIECE_EXTENTS_DIFFER",
                           "'" + g.nodes[static_cast<std::size_t>(i)].name + "' has extent " +
                               e.ToString() + " along " + g.FindAxis(r.dims[0])->name +
                               " but reads values of extent " +
-                              r.part_lens[static_cast<std::size_t>(it->second)].ToString());
+                              r.parts.lens[static_cast<std::size_t>(it->second)].ToString());
     }
-    r.node_piece[static_cast<std::size_t>(i)] = it->second;
+    r.parts.node_piece[static_cast<std::size_t>(i)] = it->second;
   }
   // Each piece's nodes in one run (after the nodes every piece runs, which read none of
   // them), so the kernel runs each piece's nodes under one `if`.
   std::vector<int> order;
-  for (int p = -1; p < static_cast<int>(r.part_lens.size()); ++p) {
+  for (int p = -1; p < static_cast<int>(r.parts.lens.size()); ++p) {
     for (int i = 0; i < n; ++i) {
-      if (r.node_piece[static_cast<std::size_t>(i)] == p &&
+      if (r.parts.node_piece[static_cast<std::size_t>(i)].value_or(-1) == p &&
           g.nodes[static_cast<std::size_t>(i)].type != "Output") {
         order.push_back(i);
       }
@@ -173,38 +173,40 @@ void FindPieces(ScheduleResult& r) {
           old[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])];
   };
   permute(g.nodes);
-  permute(r.node_piece);
-  permute(r.avail);
-  permute(r.r_invariant);
+  permute(r.parts.node_piece);
+  permute(r.groups.avail);
+  permute(r.groups.r_invariant);
   for (auto& node : g.nodes) {
     for (auto& in : node.inputs)
       in.node = at[static_cast<std::size_t>(in.node)];
   }
   ir::Axis* a = g.FindAxis(r.dims[0]);
   r.decisions.push_back({"templates", "PIECES",
-                         std::to_string(r.part_lens.size()) + " piece(s) along the outermost dim " +
-                             a->name + ", one after another in its loop: " + names +
+                         std::to_string(r.parts.lens.size()) +
+                             " piece(s) along the outermost dim " + a->name +
+                             ", one after another in its loop: " + names +
                              "; nodes of extent 1 along it run for "
                              "every piece"});
   a->size = total;
 }
 
 int PartOf(const ScheduleResult& s, const ir::Tensor& t) {
-  if (s.part_dim <= 0 || t.axis.empty()) return af_tiling::kPartFull;
-  const Expr& e = t.repeats.at(static_cast<std::size_t>(s.part_dim));
-  if (e == Expr(1) || e == s.graph.FindAxis(s.dims[static_cast<std::size_t>(s.part_dim)])->size) {
+  if (!s.parts.dim || *s.parts.dim == 0 || t.axis.empty()) return af_tiling::kPartFull;
+  const auto dim = static_cast<std::size_t>(*s.parts.dim);
+  const Expr& e = t.repeats.at(dim);
+  if (e == Expr(1) || e == s.graph.FindAxis(s.dims[dim])->size) {
     return af_tiling::kPartFull;
   }
-  for (std::size_t k = 0; k < s.part_lens.size(); ++k) {
-    if (ir::SameRepeat(s.part_lens[k], e)) return af_tiling::kPartInput(static_cast<int>(k));
+  for (std::size_t k = 0; k < s.parts.lens.size(); ++k) {
+    if (ir::SameRepeat(s.parts.lens[k], e)) return af_tiling::kPartInput(static_cast<int>(k));
   }
   return af_tiling::kPartFull;
 }
 
 int NodePart(const ScheduleResult& s, int i) {
-  if (s.part_dim == 0) {
-    const int p = s.node_piece.at(static_cast<std::size_t>(i));
-    return p < 0 ? af_tiling::kPartFull : af_tiling::kPartInput(p);
+  if (s.parts.dim == 0) {
+    const std::optional<int> p = s.parts.node_piece.at(static_cast<std::size_t>(i));
+    return p ? af_tiling::kPartInput(*p) : af_tiling::kPartFull;
   }
   const auto& n = s.graph.nodes.at(static_cast<std::size_t>(i));
   return n.outputs.empty() ? af_tiling::kPartFull : PartOf(s, n.outputs[0]);

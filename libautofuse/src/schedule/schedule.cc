@@ -46,11 +46,11 @@ void CheckGraph(const ScheduleResult& r) {
 void CheckPieces(const ScheduleResult& r) {
   const Graph& g = r.graph;
   for (const auto& n : g.nodes) {
-    if (r.passes > 0 || n.type == "Gather") {
-      throw ScheduleError(r.passes > 0 ? "PARTS_WITH_REDUCE" : "PIECES_WITH_GATHER",
+    if (r.groups.passes > 0 || n.type == "Gather") {
+      throw ScheduleError(r.groups.passes > 0 ? "PARTS_WITH_REDUCE" : "PIECES_WITH_GATHER",
                           "tensors with extents of their own along the outermost dim " +
                               g.FindAxis(r.dims[0])->name + " in a graph with " +
-                              (r.passes > 0 ? "reductions" : "a Gather ('" + n.name + "')") +
+                              (r.groups.passes > 0 ? "reductions" : "a Gather ('" + n.name + "')") +
                               ": the pieces loop runs elementwise graphs only");
     }
   }
@@ -68,7 +68,7 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     r.dims.push_back(a.id);
   GroupAxes(r);
   for (const auto& n : g.nodes) {
-    if (n.type == "Gather" && r.passes > 0) {
+    if (n.type == "Gather" && r.groups.passes > 0) {
       throw ScheduleError("GATHER_WITH_REDUCE",
                           "Gather '" + n.name +
                               "' in a graph with reductions: the reduce templates do not take a "
@@ -76,7 +76,7 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
     }
   }
   FindParts(r);
-  if (r.part_dim == 0) {
+  if (r.parts.dim == 0) {
     CheckPieces(r);
     FindPieces(r);
   }
@@ -86,7 +86,7 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
   if (r.cases.empty()) {
     throw ScheduleError("UB_OVERFLOW",
                         "graph '" + g.name +
-                            (r.part_dim >= 0 && r.concat >= 0
+                            (r.parts.dim && r.parts.concat
                                  ? "' has no concat case that fits UB and its alignment even "
                                    "with the smallest tiles"
                                  : "' does not fit UB even with the smallest tiles"));
@@ -121,35 +121,34 @@ std::string DumpSchedule(const ScheduleResult& s) {
     }
     if (b.part > 0) {
       o << ", part " << b.part - 1 << " (extent "
-        << s.part_lens.at(static_cast<std::size_t>(b.part - 1)).ToString() << " along "
-        << s.graph.FindAxis(s.dims[static_cast<std::size_t>(s.part_dim)])->name << ")";
+        << s.parts.lens.at(static_cast<std::size_t>(b.part - 1)).ToString() << " along "
+        << s.graph.FindAxis(s.dims[static_cast<std::size_t>(*s.parts.dim)])->name << ")";
     }
     if (!b.role.empty()) o << ", " << b.role;
     if (b.role == "gather_staging") {
       o << " (contiguous dim "
-        << (b.gather_dim >= 0
-                ? s.graph.FindAxis(s.dims[static_cast<std::size_t>(b.gather_dim)])->name
-                : std::string("none"))
+        << (b.gather_dim ? s.graph.FindAxis(s.dims[static_cast<std::size_t>(*b.gather_dim)])->name
+                         : std::string("none"))
         << ")";
     }
     o << "\n";
   }
-  if (s.passes > 0) {
+  if (s.groups.passes > 0) {
     o << "AxisGroups:\n  Y = {";
     bool first = true;
     for (std::size_t j = 0; j < s.dims.size(); ++j) {
-      if (s.r_dim[j]) continue;
+      if (s.groups.r_dim[j]) continue;
       o << (first ? "" : ", ") << s.graph.FindAxis(s.dims[j])->name;
       first = false;
     }
     o << "}\n  R = {";
     first = true;
     for (std::size_t j = 0; j < s.dims.size(); ++j) {
-      if (!s.r_dim[j]) continue;
+      if (!s.groups.r_dim[j]) continue;
       o << (first ? "" : ", ") << s.graph.FindAxis(s.dims[j])->name;
       first = false;
     }
-    o << "}\n  passes = " << s.passes << "\n";
+    o << "}\n  passes = " << s.groups.passes << "\n";
   }
   o << "Templates:\n";
   for (const auto& t : s.templates) {

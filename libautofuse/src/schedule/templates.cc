@@ -106,8 +106,8 @@ int UnalignedBroadcastSize(const Graph& g, std::string* why) {
 // side in a staging block and gathers the output rows from it.
 void ConcatTemplates(ScheduleResult& r) {
   const Graph& g = r.graph;
-  const Node& cat = g.nodes[static_cast<std::size_t>(r.concat)];
-  const int c = r.part_dim;
+  const Node& cat = g.nodes[static_cast<std::size_t>(*r.parts.concat)];
+  const int c = *r.parts.dim;
   const int last = static_cast<int>(r.dims.size()) - 1;
   const std::string dim_name = g.FindAxis(r.dims[static_cast<std::size_t>(c)])->name;
   Template ub{"concat", CaseKind::kConcat, {}};
@@ -142,14 +142,14 @@ void ConcatTemplates(ScheduleResult& r) {
   st.all_full = false;
   st.role = "concat_staging";
   st.part = af_tiling::kPartStaging;
-  r.concat_staging = st.id;
+  r.work.concat_staging = st.id;
   r.buffers.push_back(st);
   Buffer off = st;
   off.id = st.id + 1;
   off.esize = 4;
   off.role = "concat_offsets";
   off.part = af_tiling::kPartFull;
-  r.concat_offsets = off.id;
+  r.work.concat_offsets = off.id;
   r.buffers.push_back(off);
   Template gt{"concat_gather", CaseKind::kConcatGather, {}};
   for (int k = 0; k < c; ++k)
@@ -169,13 +169,14 @@ void PartsTemplate(ScheduleResult& r) {
   const Graph& g = r.graph;
   const int n_dims = static_cast<int>(r.dims.size());
   Template t{"elementwise", CaseKind::kElementwise, {}};
-  for (int k = 0; k < (r.part_dim == 0 ? n_dims : r.part_dim); ++k)
+  const int dim = *r.parts.dim;
+  for (int k = 0; k < (dim == 0 ? n_dims : dim); ++k)
     AddCase(r, t, k);
-  if (r.part_dim > 0) {
+  if (dim > 0) {
     r.decisions.push_back(
         {"templates", "PARTS_WHOLE_IN_UB",
          "tensors with extents of their own along " +
-             g.FindAxis(r.dims[static_cast<std::size_t>(r.part_dim)])->name +
+             g.FindAxis(r.dims[static_cast<std::size_t>(dim)])->name +
              ": it and the dims after it stay whole in UB (no brc_inline or unaligned "
              "variant)"});
   }
@@ -191,20 +192,20 @@ void UnalignedTemplate(ScheduleResult& r) {
   std::string why;
   const int bsize = n_dims >= 2 ? UnalignedBroadcastSize(g, &why) : 0;
   if (bsize != 0) {
-    r.unaligned_scratch = static_cast<int>(r.buffers.size());
     Buffer scr;
-    scr.id = r.unaligned_scratch;
+    scr.id = static_cast<int>(r.buffers.size());
+    r.work.unaligned_scratch = scr.id;
     scr.kind = BufKind::kTBuf;
     scr.esize = bsize;
     scr.all_full = false;  // the aligned layout
     scr.role = "unaligned_scratch";
     r.buffers.push_back(scr);
     Buffer off = scr;
-    off.id = r.unaligned_scratch + 1;
+    off.id = scr.id + 1;
     off.esize = 4;
     off.all_full = true;  // one offset per compact element
     off.role = "unaligned_offsets";
-    r.unaligned_offsets = off.id;
+    r.work.unaligned_offsets = off.id;
     r.buffers.push_back(off);
     Template un{"unaligned", CaseKind::kUnaligned, {}};
     for (int k = 0; k + 1 < n_dims; ++k)
@@ -257,11 +258,12 @@ void RCoreTemplate(ScheduleResult& r, int first_r) {
   int post_nodes = 0;
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     const ir::OpDef* op = ir::FindOp(g.nodes[i].type);
-    if (op != nullptr && op->compute == ir::ComputeType::kElewise && r.avail[i] >= 1) ++post_nodes;
+    if (op != nullptr && op->compute == ir::ComputeType::kElewise && r.groups.avail[i] >= 1)
+      ++post_nodes;
   }
-  if (r.passes != 1) {
+  if (r.groups.passes != 1) {
     r.decisions.push_back({"templates", "NO_R_CORE",
-                           "norm-like graph (" + std::to_string(r.passes) +
+                           "norm-like graph (" + std::to_string(r.groups.passes) +
                                " sweeps): the R-split template needs one reduction level"});
   } else if (post_nodes > 4) {
     r.decisions.push_back({"templates", "NO_R_CORE",
@@ -288,18 +290,18 @@ void ReduceTemplates(ScheduleResult& r) {
   int first_r = n_dims;
   int r_count = 0;
   for (int j = n_dims - 1; j >= 0; --j) {
-    if (r.r_dim[j]) {
+    if (r.groups.r_dim[j]) {
       first_r = j;
       ++r_count;
     }
   }
-  if (r.passes > 1) {
+  if (r.groups.passes > 1) {
     r.decisions.push_back(
         {"templates", "NORM_LOOP",
-         "a value feeding a reduction is also used after it (" + std::to_string(r.passes) +
+         "a value feeding a reduction is also used after it (" + std::to_string(r.groups.passes) +
              " reduction levels): all_load computes it in one sweep; the common template sweeps "
              "the reduce loop " +
-             std::to_string(r.passes) + " times, re-reading its inputs"});
+             std::to_string(r.groups.passes) + " times, re-reading its inputs"});
   }
   // all_load: every reduced dim in UB, so only kept dims before the first reduced one are tiled.
   Template all{"all_load", CaseKind::kAllLoad, {}};
@@ -341,17 +343,17 @@ void ReduceTemplates(ScheduleResult& r) {
 }  // namespace
 
 void AddTemplates(ScheduleResult& r) {
-  if (r.part_dim >= 0 && r.concat >= 0) {
+  if (r.parts.dim && r.parts.concat) {
     ConcatTemplates(r);
-  } else if (r.part_dim >= 0 && r.passes == 0) {
+  } else if (r.parts.dim && r.groups.passes == 0) {
     PartsTemplate(r);
-  } else if (r.part_dim >= 0) {
+  } else if (r.parts.dim) {
     throw ScheduleError("PARTS_WITH_REDUCE",
                         "tensors with extents of their own along " +
-                            r.graph.FindAxis(r.dims[static_cast<std::size_t>(r.part_dim)])->name +
+                            r.graph.FindAxis(r.dims[static_cast<std::size_t>(*r.parts.dim)])->name +
                             " in a graph with reductions: the reduce templates do not take them "
                             "yet");
-  } else if (r.passes == 0) {
+  } else if (r.groups.passes == 0) {
     ElementwiseTemplates(r);
   } else {
     ReduceTemplates(r);

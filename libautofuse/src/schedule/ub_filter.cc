@@ -21,7 +21,7 @@ void StaticUbFilter(ScheduleResult& r, const hw::Profile& profile) {
     if (!v) return;  // dynamic: nothing to decide here
     values.push_back(*v);
   }
-  for (const auto& e : r.part_lens) {
+  for (const auto& e : r.parts.lens) {
     const auto v = e.AsInt();
     if (!v) return;
     values.push_back(*v);
@@ -102,15 +102,15 @@ void FillCaseLayout(const ScheduleResult& s, int case_index,
     p->buf_part[b] = static_cast<std::int8_t>(buf.part);
   }
   p->compact = c.kind == CaseKind::kUnaligned ? 1 : 0;
-  p->part_dim = s.part_dim;
-  p->n_parts = static_cast<std::int32_t>(s.part_lens.size());
-  p->cat_inputs = s.cat_inputs;
-  if (s.concat >= 0) {
-    p->cat_esize =
-        ir::DTypeBytes(s.graph.nodes[static_cast<std::size_t>(s.concat)].outputs.at(0).dtype);
+  p->part_dim = s.parts.dim.value_or(-1);
+  p->n_parts = static_cast<std::int32_t>(s.parts.lens.size());
+  p->cat_inputs = s.parts.cat_inputs;
+  if (s.parts.concat) {
+    p->cat_esize = ir::DTypeBytes(
+        s.graph.nodes[static_cast<std::size_t>(*s.parts.concat)].outputs.at(0).dtype);
   }
   p->cat_aligned_only = c.kind == CaseKind::kConcat ? 1 : 0;
-  for (std::size_t k = 0; k < s.part_lens.size() && k < af_tiling::kMaxParts; ++k) {
+  for (std::size_t k = 0; k < s.parts.lens.size() && k < af_tiling::kMaxParts; ++k) {
     const std::size_t v = s.dims.size() + k;
     p->part_len[k] = v < values.size() ? values[v] : 1;
   }
