@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "autofuse/ir/op_registry.h"
@@ -124,256 +125,314 @@ std::pair<std::int64_t, std::uint32_t> StrideFactors(const sym::Expr& stride,
   return {0, 0};
 }
 
-// The Concat's API calls (codegen's EmitConcat): one UB-to-UB DataCopy per input (its rows to
-// their columns, or side by side into the staging block); in concat_gather cases the Gather of
-// the output block and, once per core, its offsets: the first output row by scalar code, the
-// other rows by doubling Adds over int32 along each block dim before the concat dim, innermost
-// first.
-template <typename Vec>
-void EmitConcatNodes(const ScheduleResult& s, const schedule::ImplCase& c, int i,
-                     const af_tiling::PerfNode& base, Vec&& vec,
-                     std::vector<af_tiling::PerfNode>* out) {
-  const ir::Node& cat = s.graph.nodes[static_cast<std::size_t>(i)];
-  for (const auto& in : cat.inputs) {
-    const ir::Tensor& t = s.graph.nodes[in.node].outputs.at(in.output);
-    af_tiling::PerfNode* x = vec(af_tiling::kApiCopy, base.esize, schedule::OneMask(t));
-    x->part = schedule::PartOf(s, t);
-  }
-  if (c.kind != schedule::CaseKind::kConcatGather) return;
-  vec(af_tiling::kApiGather, base.esize, base.one_mask);
-  const int last = static_cast<int>(s.dims.size()) - 1;
-  af_tiling::PerfNode sc;
-  sc.kind = af_tiling::kNodeScalar;
-  sc.one_mask = base.one_mask;
-  for (int m = c.tile_dim; m < last; ++m)
-    sc.one_mask |= 1u << m;
-  sc.max_tile = 1;
-  out->push_back(sc);
-  for (int j = last - 1; j >= c.tile_dim; --j) {
-    std::uint32_t hide = 0;
-    for (int m = c.tile_dim; m < j; ++m)
-      hide |= 1u << m;
-    af_tiling::PerfNode* a = vec(af_tiling::kApiAdds, 4, base.one_mask | hide, j + 1);
-    a->once = 1;
-    a->max_tile = 1;
-    a->doubling = 1;
-    a->when = af_tiling::kWhenVarying;
-    a->sweeps = 1;
-  }
-}
+// The cost-model nodes of one case (PerfNodesFor): one method per kind of node, over a base node
+// that carries the node's element size, block mask, part and when it runs.
+class PerfNodeBuilder {
+ public:
+  PerfNodeBuilder(const ScheduleResult& s, int case_index)
+      : s_(s),
+        c_(s.cases.at(case_index)),
+        g_(s.graph),
+        last_(static_cast<int>(s.dims.size()) - 1),
+        looped_(s.groups.passes > 0 &&
+                (c_.kind == schedule::CaseKind::kCommon || c_.kind == schedule::CaseKind::kRCore)),
+        unaligned_(c_.kind == schedule::CaseKind::kUnaligned) {}
 
-}  // namespace
+  std::vector<PerfNode> Build() {
+    const int n = static_cast<int>(g_.nodes.size());
+    CountSweeps(n);
+    for (int i = 0; i < n; ++i) {
+      const ir::Node& node = g_.nodes[i];
+      if (node.type == "Data" || node.type == "Output" || node.type == "Workspace") continue;
+      if (node.outputs.empty()) continue;
+      PerfNode base;
+      if (!BaseOf(i, &base)) continue;  // not computed by any sweep
+      AddNode(i, base);
+    }
+    if (unaligned_ && s_.work.unaligned_offsets) {
+      // The Gather offsets are written once per core by scalar code.
+      PerfNode sc;
+      sc.kind = af_tiling::kNodeScalar;
+      sc.compact = 1;
+      out_.push_back(sc);
+    }
+    if (out_.size() > static_cast<std::size_t>(af_tiling::kMaxPerfNodes)) {
+      throw InputError({}, "kernel too large for the tiling cost model (" +
+                               std::to_string(out_.size()) + " API call sites, at most " +
+                               std::to_string(af_tiling::kMaxPerfNodes) + ")");
+    }
+    return std::move(out_);
+  }
 
-std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
-  using schedule::CaseKind;
-  const auto& c = s.cases.at(case_index);
-  const auto& g = s.graph;
-  const int n = static_cast<int>(g.nodes.size());
-  const int last = static_cast<int>(s.dims.size()) - 1;
-  const bool looped = s.passes > 0 && (c.kind == CaseKind::kCommon || c.kind == CaseKind::kRCore);
-  const bool unaligned = c.kind == CaseKind::kUnaligned;
-  std::vector<int> sweeps(static_cast<std::size_t>(n), 1);
-  if (looped) {
-    std::fill(sweeps.begin(), sweeps.end(), 0);
-    const int passes = c.kind == CaseKind::kRCore ? 1 : s.passes;
+ private:
+  // Per node: in how many sweeps of the R loop it is computed (1 outside looped cases).
+  void CountSweeps(int n) {
+    sweeps_.assign(static_cast<std::size_t>(n), 1);
+    if (!looped_) return;
+    std::fill(sweeps_.begin(), sweeps_.end(), 0);
+    const int passes = c_.kind == schedule::CaseKind::kRCore ? 1 : s_.groups.passes;
     for (int p = 0; p < passes; ++p) {
-      const auto need = schedule::SweepNodes(s, p);
+      const auto need = schedule::SweepNodes(s_, p);
       for (int i = 0; i < n; ++i) {
-        if (need[i]) ++sweeps[i];
+        if (need[i]) ++sweeps_[i];
       }
     }
   }
-  auto input_tensor = [&](const ir::Node& node, std::size_t k) -> const ir::Tensor& {
-    return g.nodes[node.inputs.at(k).node].outputs.at(node.inputs[k].output);
-  };
-  std::vector<PerfNode> out;
-  for (int i = 0; i < n; ++i) {
-    const ir::Node& node = g.nodes[i];
-    if (node.type == "Data" || node.type == "Output" || node.type == "Workspace") continue;
-    if (node.outputs.empty()) continue;
+
+  // The base of node i's calls; false when no sweep computes it.
+  bool BaseOf(int i, PerfNode* base) const {
+    const ir::Node& node = g_.nodes[i];
     const ir::Tensor& t = node.outputs.at(0);
     const bool reduce = ir::IsReduceOp(node.type);
-    PerfNode base;
-    base.esize = static_cast<int32_t>(ir::DTypeBytes(t.dtype));
-    base.one_mask = schedule::OneMask(t);
-    base.compact = unaligned && base.one_mask == 0 ? 1 : 0;
-    base.part = schedule::NodePart(s, i);
-    if (looped) {
-      if (s.r_invariant[i] && !reduce) {
-        base.when = s.avail[i] == 0 ? af_tiling::kWhenBefore : af_tiling::kWhenAfter;
+    base->esize = static_cast<int32_t>(ir::DTypeBytes(t.dtype));
+    base->one_mask = schedule::OneMask(t);
+    base->compact = unaligned_ && base->one_mask == 0 ? 1 : 0;
+    base->part = schedule::NodePart(s_, i);
+    if (looped_) {
+      if (s_.groups.r_invariant[i] && !reduce) {
+        base->when = s_.groups.avail[i] == 0 ? af_tiling::kWhenBefore : af_tiling::kWhenAfter;
       } else {
-        if (sweeps[i] == 0 && !reduce) continue;  // not computed by any sweep
-        base.when = af_tiling::kWhenVarying;
-        base.sweeps = reduce ? 1 : sweeps[i];
+        if (sweeps_[i] == 0 && !reduce) return false;
+        base->when = af_tiling::kWhenVarying;
+        base->sweeps = reduce ? 1 : sweeps_[i];
       }
     }
-    // A call over the node's block (or one per slice from `split`).
-    auto vec = [&](int32_t api, int32_t esize, std::uint32_t mask, int32_t split = -1) {
-      PerfNode x = base;
-      x.kind = af_tiling::kNodeVec;
-      x.api = api;
-      x.esize = esize;
-      x.one_mask = mask;
-      x.split = split;
-      if (split >= 0) x.compact = 0;
-      out.push_back(x);
-      return &out.back();
-    };
-    // A Gather copies one params row per index into its block (codegen's EmitGatherRows): a
-    // load whose rows sit wherever the indices say (priced with no GM gap).
+    return true;
+  }
+
+  const ir::Tensor& InputTensor(const ir::Node& node, std::size_t k) const {
+    return g_.nodes[node.inputs.at(k).node].outputs.at(node.inputs[k].output);
+  }
+
+  // A call over the node's block (or one per slice from `split`).
+  PerfNode* Vec(const PerfNode& base, int32_t api, int32_t esize, std::uint32_t mask,
+                int32_t split = -1) {
+    PerfNode x = base;
+    x.kind = af_tiling::kNodeVec;
+    x.api = api;
+    x.esize = esize;
+    x.one_mask = mask;
+    x.split = split;
+    if (split >= 0) x.compact = 0;
+    out_.push_back(x);
+    return &out_.back();
+  }
+
+  void AddNode(int i, const PerfNode& base) {
+    const ir::Node& node = g_.nodes[i];
     if (node.type == "Load" || node.type == "Store" || node.type == "Gather") {
-      PerfNode x = base;
-      x.kind = node.type == "Store" ? af_tiling::kNodeStore : af_tiling::kNodeLoad;
-      // A strided load copies its block in GM order (rows along the contiguous dim, or one
-      // element per row; consecutive rows one innermost stride apart), then gathers it into
-      // loop order; its offsets are written once per core.
-      const int gq = node.type == "Load" && static_cast<std::size_t>(i) < s.gather_queue.size()
-                         ? s.gather_queue[i]
-                         : -1;
-      if (gq >= 0) {
-        x.run = schedule::BufferRun(s.buffers[gq], c.tile_dim);
-        const auto [cst, mask] = StrideFactors(t.strides.back(), s);
-        x.row_stride_const = cst;
-        x.row_stride_mask = mask;
-      }
-      out.push_back(x);
-      if (gq >= 0) {
-        vec(af_tiling::kApiGather, base.esize, base.one_mask);
-        // The offsets, once per core (EmitGatherOffsets): the first elements of the innermost
-        // row and its padding by scalar code (about one row block), then doubling copies along
-        // the innermost dim (from 8 elements: whole 32-byte blocks) and along each outer block
-        // dim (the mask hides the dims before it, so `split` counts that dim alone).
-        std::uint32_t hide_all = base.one_mask;
-        for (int m = c.tile_dim; m <= last; ++m)
-          hide_all |= 1u << m;
-        PerfNode sc;
-        sc.kind = af_tiling::kNodeScalar;
-        sc.one_mask = hide_all;
-        sc.max_tile = 1;
-        out.push_back(sc);
-        for (int j = last; j >= c.tile_dim; --j) {
-          std::uint32_t hide = 0;
-          for (int m = c.tile_dim; m < j; ++m)
-            hide |= 1u << m;
-          PerfNode* a = vec(af_tiling::kApiAdds, 4, base.one_mask | hide, j + 1);
-          a->once = 1;
-          a->max_tile = 1;
-          a->doubling = j == last ? 8 : 1;
-          a->when = af_tiling::kWhenVarying;
-          a->sweeps = 1;
-        }
-        continue;
-      }
-      // Staged loads and stores from a buffer other than their queue add a UB copy.
-      const bool staged =
-          node.type == "Load" && static_cast<std::size_t>(i) < s.staged.size() && s.staged[i];
-      const bool copied = node.type == "Store" && !node.inputs.empty() &&
-                          static_cast<std::size_t>(i) < s.store_queue.size() &&
-                          s.node_buffer[node.inputs[0].node] != s.store_queue[i];
-      if (staged || copied) vec(af_tiling::kApiCopy, base.esize, base.one_mask);
-      continue;
-    }
-    if (node.type == "Broadcast") {
-      const bool inl = c.kind == CaseKind::kBrcInline &&
-                       static_cast<std::size_t>(i) < s.inlined.size() && s.inlined[i];
-      if (inl) continue;
-      // One call per output row: Duplicate of the source element for a column broadcast, else
-      // a UB copy of the source row.
-      const std::uint32_t sm = schedule::OneMask(input_tensor(node, 0));
-      const bool column =
-          last >= 0 && ((sm >> last) & 1u) != 0 && ((base.one_mask >> last) & 1u) == 0;
-      vec(column ? af_tiling::kApiDuplicate : af_tiling::kApiCopy, base.esize, base.one_mask, last);
-      if (unaligned && base.one_mask == 0) {
-        PerfNode* gth = vec(af_tiling::kApiGather, base.esize, 0);
-        gth->compact = 1;
-      }
-      continue;
-    }
-    if (node.type == "Concat") {
-      EmitConcatNodes(s, c, i, base, vec, &out);
-      continue;
-    }
-    if (node.type == "Pad" || node.type == "RemovePad") {
+      MoveNodes(i, base);
+    } else if (node.type == "Broadcast") {
+      BroadcastNodes(i, base);
+    } else if (node.type == "Concat") {
+      ConcatNodes(i, base);
+    } else if (node.type == "Pad" || node.type == "RemovePad") {
       // One UB copy of the box both blocks have (codegen's EmitBoxCopy): the smaller block.
-      const ir::Tensor& small = node.type == "Pad" ? input_tensor(node, 0) : t;
-      vec(af_tiling::kApiCopy, base.esize, schedule::OneMask(small))->part =
-          schedule::PartOf(s, small);
-      continue;
-    }
-    if (node.type == "Cast") {
-      const ir::DType from = input_tensor(node, 0).dtype;
-      if (from == t.dtype) {
-        vec(af_tiling::kApiCopy, base.esize, base.one_mask);
+      const ir::Tensor& small = node.type == "Pad" ? InputTensor(node, 0) : node.outputs.at(0);
+      Vec(base, af_tiling::kApiCopy, base.esize, schedule::OneMask(small))->part =
+          schedule::PartOf(s_, small);
+    } else if (node.type == "Cast") {
+      const ir::DType from = InputTensor(node, 0).dtype;
+      const ir::DType to = node.outputs.at(0).dtype;
+      if (from == to) {
+        Vec(base, af_tiling::kApiCopy, base.esize, base.one_mask);
       } else {
         const int32_t es = std::max(base.esize, static_cast<int32_t>(ir::DTypeBytes(from)));
-        vec(CastApi(from, t.dtype), es, base.one_mask);
+        Vec(base, CastApi(from, to), es, base.one_mask);
       }
-      continue;
+    } else if (IsCompare(node.type) || node.type == "Where" || node.type == "Select") {
+      CompareNodes(i, base);
+    } else if (ir::IsReduceOp(node.type)) {
+      ReduceNodes(i, base);
+    } else {
+      ElementwiseNodes(i, base);
     }
-    if (IsCompare(node.type) || node.type == "Where" || node.type == "Select") {
-      // Whole 256-byte repeats: counts rounded up to 128 elements (ScheduleResult::cmp_mask).
-      std::vector<std::pair<int32_t, int32_t>> calls;
-      if (IsCompare(node.type)) {
-        const auto in_es = static_cast<int32_t>(ir::DTypeBytes(input_tensor(node, 0).dtype));
-        calls = {{af_tiling::kApiCompare, in_es},
-                 {af_tiling::kApiDuplicate, 2},
-                 {af_tiling::kApiSelect, 2},
-                 {af_tiling::kApiCastOther, 2}};
-      } else {
-        calls = {{af_tiling::kApiCastOther, 2},
-                 {af_tiling::kApiCompare, 2},
-                 {af_tiling::kApiSelect, base.esize}};
-      }
-      for (const auto& [api, es] : calls)
-        vec(api, es, base.one_mask)->align_elems = 128;
-      continue;
+  }
+
+  // Loads, stores and gathers. A Gather copies one params row per index into its block
+  // (codegen's EmitGatherRows): a load whose rows sit wherever the indices say (priced with no GM
+  // gap).
+  void MoveNodes(int i, const PerfNode& base) {
+    const ir::Node& node = g_.nodes[i];
+    PerfNode x = base;
+    x.kind = node.type == "Store" ? af_tiling::kNodeStore : af_tiling::kNodeLoad;
+    // A strided load copies its block in GM order (rows along the contiguous dim, or one
+    // element per row; consecutive rows one innermost stride apart), then gathers it into
+    // loop order; its offsets are written once per core.
+    const schedule::NodeBuffers placed = static_cast<std::size_t>(i) < s_.placed.size()
+                                             ? s_.placed[static_cast<std::size_t>(i)]
+                                             : schedule::NodeBuffers{};
+    const std::optional<int> gq = node.type == "Load" ? placed.gather_queue : std::optional<int>();
+    if (gq) {
+      x.run = schedule::BufferRun(s_.buffers[*gq], c_.tile_dim);
+      const auto [cst, mask] = StrideFactors(node.outputs.at(0).strides.back(), s_);
+      x.row_stride_const = cst;
+      x.row_stride_mask = mask;
     }
-    if (reduce) {
-      // The reduce steps of ReduceBlock: innermost reduced dim first, one pattern call per row
-      // (innermost) or per outer slice; no step at all is a UB copy.
-      const std::uint32_t in_one = schedule::OneMask(input_tensor(node, 0));
-      std::uint32_t cur = in_one;
-      int steps = 0;
-      for (int j = last; j >= c.tile_dim; --j) {
-        if (((in_one >> j) & 1u) != 0 || ((base.one_mask >> j) & 1u) == 0) continue;
-        vec(ApiOf(node.type), base.esize, cur, j);
-        cur |= 1u << j;
-        ++steps;
-      }
-      if (steps == 0) vec(af_tiling::kApiCopy, base.esize, base.one_mask);
-      if (looped) vec(AccumulateApi(node.type), base.esize, base.one_mask)->skip_first = 1;
-      if (c.kind == CaseKind::kRCore) {
-        PerfNode ws = base;
-        ws.kind = af_tiling::kNodeWsStore;
-        ws.when = af_tiling::kWhenVarying;
-        ws.max_tile = 1;
-        out.push_back(ws);
-        ws.kind = af_tiling::kNodeWsLoad;
-        out.push_back(ws);
-        PerfNode acc = base;
-        acc.kind = af_tiling::kNodeVec;
-        acc.api = AccumulateApi(node.type);
-        acc.when = af_tiling::kWhenCombine;
-        acc.max_tile = 1;
-        out.push_back(acc);
-      }
-      if (node.type == "Mean") {
-        PerfNode* fin = vec(af_tiling::kApiMuls, base.esize, base.one_mask);
-        fin->max_tile = 1;
-        if (looped) fin->when = af_tiling::kWhenAfter;
-      }
-      continue;
+    out_.push_back(x);
+    if (gq) {
+      GatherNodes(base);
+      return;
     }
-    // Elementwise: a binary op reading an inlined broadcast runs row by row (the scalar API for
-    // a column broadcast).
+    // Staged loads and stores from a buffer other than their queue add a UB copy.
+    const bool staged = node.type == "Load" && placed.staged;
+    const bool copied = node.type == "Store" && !node.inputs.empty() &&
+                        s_.placed[node.inputs[0].node].buffer != placed.store_queue;
+    if (staged || copied) Vec(base, af_tiling::kApiCopy, base.esize, base.one_mask);
+  }
+
+  // The Gather of a strided load's block into loop order, and its offsets, once per core
+  // (EmitGatherOffsets): the first elements of the innermost row and its padding by scalar code
+  // (about one row block), then doubling copies along the innermost dim (from 8 elements: whole
+  // 32-byte blocks) and along each outer block dim (the mask hides the dims before it, so
+  // `split` counts that dim alone).
+  void GatherNodes(const PerfNode& base) {
+    Vec(base, af_tiling::kApiGather, base.esize, base.one_mask);
+    std::uint32_t hide_all = base.one_mask;
+    for (int m = c_.tile_dim; m <= last_; ++m)
+      hide_all |= 1u << m;
+    PerfNode sc;
+    sc.kind = af_tiling::kNodeScalar;
+    sc.one_mask = hide_all;
+    sc.max_tile = 1;
+    out_.push_back(sc);
+    for (int j = last_; j >= c_.tile_dim; --j) {
+      std::uint32_t hide = 0;
+      for (int m = c_.tile_dim; m < j; ++m)
+        hide |= 1u << m;
+      PerfNode* a = Vec(base, af_tiling::kApiAdds, 4, base.one_mask | hide, j + 1);
+      a->once = 1;
+      a->max_tile = 1;
+      a->doubling = j == last_ ? 8 : 1;
+      a->when = af_tiling::kWhenVarying;
+      a->sweeps = 1;
+    }
+  }
+
+  // One call per output row: Duplicate of the source element for a column broadcast, else a UB
+  // copy of the source row (nothing when brc_inline leaves it to its consumers).
+  void BroadcastNodes(int i, const PerfNode& base) {
+    const ir::Node& node = g_.nodes[i];
+    const bool inl = c_.kind == schedule::CaseKind::kBrcInline &&
+                     static_cast<std::size_t>(i) < s_.inlined.size() && s_.inlined[i];
+    if (inl) return;
+    const std::uint32_t sm = schedule::OneMask(InputTensor(node, 0));
+    const bool column =
+        last_ >= 0 && ((sm >> last_) & 1u) != 0 && ((base.one_mask >> last_) & 1u) == 0;
+    Vec(base, column ? af_tiling::kApiDuplicate : af_tiling::kApiCopy, base.esize, base.one_mask,
+        last_);
+    if (unaligned_ && base.one_mask == 0) {
+      PerfNode* gth = Vec(base, af_tiling::kApiGather, base.esize, 0);
+      gth->compact = 1;
+    }
+  }
+
+  // The Concat's API calls (codegen's EmitConcat): one UB-to-UB DataCopy per input (its rows to
+  // their columns, or side by side into the staging block); in concat_gather cases the Gather of
+  // the output block and, once per core, its offsets: the first output row by scalar code, the
+  // other rows by doubling Adds over int32 along each block dim before the concat dim, innermost
+  // first.
+  void ConcatNodes(int i, const PerfNode& base) {
+    const ir::Node& cat = g_.nodes[static_cast<std::size_t>(i)];
+    for (const auto& in : cat.inputs) {
+      const ir::Tensor& t = g_.nodes[in.node].outputs.at(in.output);
+      PerfNode* x = Vec(base, af_tiling::kApiCopy, base.esize, schedule::OneMask(t));
+      x->part = schedule::PartOf(s_, t);
+    }
+    if (c_.kind != schedule::CaseKind::kConcatGather) return;
+    Vec(base, af_tiling::kApiGather, base.esize, base.one_mask);
+    PerfNode sc;
+    sc.kind = af_tiling::kNodeScalar;
+    sc.one_mask = base.one_mask;
+    for (int m = c_.tile_dim; m < last_; ++m)
+      sc.one_mask |= 1u << m;
+    sc.max_tile = 1;
+    out_.push_back(sc);
+    for (int j = last_ - 1; j >= c_.tile_dim; --j) {
+      std::uint32_t hide = 0;
+      for (int m = c_.tile_dim; m < j; ++m)
+        hide |= 1u << m;
+      PerfNode* a = Vec(base, af_tiling::kApiAdds, 4, base.one_mask | hide, j + 1);
+      a->once = 1;
+      a->max_tile = 1;
+      a->doubling = 1;
+      a->when = af_tiling::kWhenVarying;
+      a->sweeps = 1;
+    }
+  }
+
+  // Comparisons and Where/Select: whole 256-byte repeats, counts rounded up to 128 elements
+  // (ScheduleResult::cmp_mask).
+  void CompareNodes(int i, const PerfNode& base) {
+    const ir::Node& node = g_.nodes[i];
+    std::vector<std::pair<int32_t, int32_t>> calls;
+    if (IsCompare(node.type)) {
+      const auto in_es = static_cast<int32_t>(ir::DTypeBytes(InputTensor(node, 0).dtype));
+      calls = {{af_tiling::kApiCompare, in_es},
+               {af_tiling::kApiDuplicate, 2},
+               {af_tiling::kApiSelect, 2},
+               {af_tiling::kApiCastOther, 2}};
+    } else {
+      calls = {{af_tiling::kApiCastOther, 2},
+               {af_tiling::kApiCompare, 2},
+               {af_tiling::kApiSelect, base.esize}};
+    }
+    for (const auto& [api, es] : calls)
+      Vec(base, api, es, base.one_mask)->align_elems = 128;
+  }
+
+  // The reduce steps of ReduceBlock: innermost reduced dim first, one pattern call per row
+  // (innermost) or per outer slice; no step at all is a UB copy. Then the accumulation across R
+  // iterations, r_core's workspace round trip, and Mean's final scaling.
+  void ReduceNodes(int i, const PerfNode& base) {
+    const ir::Node& node = g_.nodes[i];
+    const std::uint32_t in_one = schedule::OneMask(InputTensor(node, 0));
+    std::uint32_t cur = in_one;
+    int steps = 0;
+    for (int j = last_; j >= c_.tile_dim; --j) {
+      if (((in_one >> j) & 1u) != 0 || ((base.one_mask >> j) & 1u) == 0) continue;
+      Vec(base, ApiOf(node.type), base.esize, cur, j);
+      cur |= 1u << j;
+      ++steps;
+    }
+    if (steps == 0) Vec(base, af_tiling::kApiCopy, base.esize, base.one_mask);
+    if (looped_) Vec(base, AccumulateApi(node.type), base.esize, base.one_mask)->skip_first = 1;
+    if (c_.kind == schedule::CaseKind::kRCore) {
+      PerfNode ws = base;
+      ws.kind = af_tiling::kNodeWsStore;
+      ws.when = af_tiling::kWhenVarying;
+      ws.max_tile = 1;
+      out_.push_back(ws);
+      ws.kind = af_tiling::kNodeWsLoad;
+      out_.push_back(ws);
+      PerfNode acc = base;
+      acc.kind = af_tiling::kNodeVec;
+      acc.api = AccumulateApi(node.type);
+      acc.when = af_tiling::kWhenCombine;
+      acc.max_tile = 1;
+      out_.push_back(acc);
+    }
+    if (node.type == "Mean") {
+      PerfNode* fin = Vec(base, af_tiling::kApiMuls, base.esize, base.one_mask);
+      fin->max_tile = 1;
+      if (looped_) fin->when = af_tiling::kWhenAfter;
+    }
+  }
+
+  // Elementwise: a binary op reading an inlined broadcast runs row by row (the scalar API for a
+  // column broadcast).
+  void ElementwiseNodes(int i, const PerfNode& base) {
+    const ir::Node& node = g_.nodes[i];
     int32_t api = ApiOf(node.type);
     bool row_wise = false;
-    if (c.kind == CaseKind::kBrcInline) {
+    if (c_.kind == schedule::CaseKind::kBrcInline) {
       for (const auto& in : node.inputs) {
-        if (static_cast<std::size_t>(in.node) >= s.inlined.size() || !s.inlined[in.node]) continue;
+        if (static_cast<std::size_t>(in.node) >= s_.inlined.size() || !s_.inlined[in.node]) {
+          continue;
+        }
         row_wise = true;
-        const auto& src = g.nodes[g.nodes[in.node].inputs.at(0).node].outputs.at(0);
-        const bool column = last >= 0 && ((schedule::OneMask(src) >> last) & 1u) != 0;
+        const auto& src = g_.nodes[g_.nodes[in.node].inputs.at(0).node].outputs.at(0);
+        const bool column = last_ >= 0 && ((schedule::OneMask(src) >> last_) & 1u) != 0;
         if (column) {
           api = node.type == "Mul" || node.type == "Div" || node.type == "TrueDiv"
                     ? af_tiling::kApiMuls
@@ -383,28 +442,30 @@ std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
         }
       }
     }
-    if (api == af_tiling::kApiNone) continue;
-    PerfNode* x = vec(api, base.esize, base.one_mask, row_wise ? last : -1);
+    if (api == af_tiling::kApiNone) return;
+    PerfNode* x = Vec(base, api, base.esize, base.one_mask, row_wise ? last_ : -1);
     // A Scalar is duplicated over the full tile's layout (its consumers' shape).
     if (node.type == "Scalar") {
       x->one_mask = 0;
       x->max_tile = 1;
-      x->compact = unaligned ? 1 : 0;
+      x->compact = unaligned_ ? 1 : 0;
     }
   }
-  if (unaligned && s.unaligned_offsets >= 0) {
-    // The Gather offsets are written once per core by scalar code.
-    PerfNode sc;
-    sc.kind = af_tiling::kNodeScalar;
-    sc.compact = 1;
-    out.push_back(sc);
-  }
-  if (out.size() > static_cast<std::size_t>(af_tiling::kMaxPerfNodes)) {
-    throw InputError({}, "kernel too large for the tiling cost model (" +
-                             std::to_string(out.size()) + " API call sites, at most " +
-                             std::to_string(af_tiling::kMaxPerfNodes) + ")");
-  }
-  return out;
+
+  const ScheduleResult& s_;
+  const schedule::ImplCase& c_;
+  const ir::Graph& g_;
+  const int last_;
+  const bool looped_;
+  const bool unaligned_;
+  std::vector<int> sweeps_;
+  std::vector<PerfNode> out_;
+};
+
+}  // namespace
+
+std::vector<PerfNode> PerfNodesFor(const ScheduleResult& s, int case_index) {
+  return PerfNodeBuilder(s, case_index).Build();
 }
 
 af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
@@ -413,13 +474,13 @@ af_tiling::CaseParams CaseParamsFor(const ScheduleResult& s, int case_index,
   af_tiling::CaseParams p;
   schedule::FillCaseLayout(s, case_index, dim_values, &p);
   const auto kind = s.cases.at(case_index).kind;
-  for (std::size_t j = 0; j < s.r_dim.size() && j < af_tiling::kMaxDims; ++j) {
-    if (s.r_dim[j]) p.r_mask |= 1u << j;
+  for (std::size_t j = 0; j < s.groups.r_dim.size() && j < af_tiling::kMaxDims; ++j) {
+    if (s.groups.r_dim[j]) p.r_mask |= 1u << j;
   }
-  p.passes = kind == schedule::CaseKind::kCommon ? s.passes : 1;
+  p.passes = kind == schedule::CaseKind::kCommon ? s.groups.passes : 1;
   p.r_core = kind == schedule::CaseKind::kRCore ? 1 : 0;
   p.templ = s.cases.at(case_index).templ;
-  p.partial_buffer = s.reduce_partial;
+  p.partial_buffer = s.work.reduce_partial.value_or(-1);
   for (const auto& n : s.graph.nodes) {
     if (ir::IsReduceOp(n.type)) ++p.n_reduces;
   }
@@ -517,7 +578,7 @@ std::vector<std::int64_t> DimValues(const ScheduleResult& s, const sym::Bindings
     }
   }
   // Then each part's extent along the part dim (schedule::FillCaseLayout).
-  for (const auto& e : s.part_lens) {
+  for (const auto& e : s.parts.lens) {
     try {
       v.push_back(e.Eval(b));
     } catch (const sym::Error& err) {
@@ -670,10 +731,10 @@ std::vector<std::string> PipeFormulas(const ScheduleResult& s, int case_index, i
   const int last = static_cast<int>(s.dims.size()) - 1;
   auto size = [&](int j) { return s.graph.FindAxis(s.dims[j])->size; };
   const Expr tile = Expr::Sym(c.tile_var);
-  const bool tile_is_r = k < static_cast<int>(s.r_dim.size()) && s.r_dim[k];
+  const bool tile_is_r = k < static_cast<int>(s.groups.r_dim.size()) && s.groups.r_dim[k];
   Expr r_before(1);
   for (int j = 0; j < k; ++j) {
-    if (s.r_dim[j]) r_before = r_before * size(j);
+    if (s.groups.r_dim[j]) r_before = r_before * size(j);
   }
   // Extent of dim j in a block with extent-1 dims `mask`, the innermost padded when `pad`.
   auto ext = [&](int j, std::uint32_t mask, bool pad) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "af_tiling/elementwise.h"
@@ -111,10 +112,10 @@ class KernelWriter {
     if (Pieces()) {
       // Pieces: the outer loop walks each piece's extent along dim 0 in turn (PL).
       std::string lens;
-      for (const auto& e : s_.part_lens)
+      for (const auto& e : s_.parts.lens)
         lens += (lens.empty() ? "" : ", ") + ctx_.Cpp(e);
-      Line("const int64_t PL[" + std::to_string(s_.part_lens.size()) + "] = {" + lens + "};");
-      Line("const int64_t NP = " + std::to_string(s_.part_lens.size()) + ";");
+      Line("const int64_t PL[" + std::to_string(s_.parts.lens.size()) + "] = {" + lens + "};");
+      Line("const int64_t NP = " + std::to_string(s_.parts.lens.size()) + ";");
     }
     if (Pieces() && k_ == 0) {
       Line("int64_t T = 0;");
@@ -167,8 +168,8 @@ class KernelWriter {
     if (c_.kind == schedule::CaseKind::kUnaligned) {
       // Byte offsets of the Gather that drops the row padding of a full block: compact element
       // e is element (e / L) * af_align(L, RA) + e % L of the padded block (written once).
-      const auto& off = s_.buffers.at(static_cast<std::size_t>(s_.unaligned_offsets));
-      const auto& scr = s_.buffers.at(static_cast<std::size_t>(s_.unaligned_scratch));
+      const auto& off = Buf(s_.work.unaligned_offsets);
+      const auto& scr = Buf(s_.work.unaligned_scratch);
       const std::string L = "D" + std::to_string(n_dims_ - 1);
       Line("LocalTensor<uint32_t> uoff = " + off.Name() + ".Get<uint32_t>();");
       Line("{");
@@ -221,10 +222,27 @@ class KernelWriter {
 
  private:
   bool IsRDim(int j) const {
-    return j >= 0 && static_cast<std::size_t>(j) < s_.r_dim.size() && s_.r_dim[j];
+    return j >= 0 && static_cast<std::size_t>(j) < s_.groups.r_dim.size() && s_.groups.r_dim[j];
   }
 
-  bool Pieces() const { return s_.part_dim == 0 && !s_.part_lens.empty(); }
+  bool Pieces() const { return s_.parts.dim == 0 && !s_.parts.lens.empty(); }
+
+  // Where node i's values live (the buffer plan).
+  const schedule::NodeBuffers& Placed(int i) const {
+    return s_.placed.at(static_cast<std::size_t>(i));
+  }
+
+  // A buffer the plan holds for this use (a node's, or a work buffer).
+  const schedule::Buffer& Buf(const std::optional<int>& b) const {
+    return s_.buffers.at(static_cast<std::size_t>(b.value()));
+  }
+
+  // A node's buffer when it is a VECIN queue (a load's, freed after its last reader).
+  const schedule::Buffer* InQueue(int i) const {
+    const std::optional<int> b = Placed(i).buffer;
+    if (!b || s_.buffers[static_cast<std::size_t>(*b)].kind != BufKind::kQueueIn) return nullptr;
+    return &s_.buffers[static_cast<std::size_t>(*b)];
+  }
 
   // The nodes of an iteration with pieces: each piece's nodes under `if (pc == k)`, nodes every
   // piece runs outside; a queue those read from is freed after all of them (outside the ifs).
@@ -234,40 +252,38 @@ class KernelWriter {
     const auto consumers = g.Consumers();
     std::vector<int> late;
     for (int i = 0; i < n; ++i) {
-      if (s_.node_piece[i] >= 0) continue;
+      if (s_.parts.node_piece[i]) continue;
       bool read_by_piece = false;
       for (const auto& [c, slot] : consumers[i])
-        read_by_piece = read_by_piece || s_.node_piece[c] >= 0;
+        read_by_piece = read_by_piece || s_.parts.node_piece[c].has_value();
       if (!read_by_piece || free_at_[i] < 0) continue;
       free_at_[i] = -1;
       late.push_back(i);
     }
-    int open = -1;
+    std::optional<int> open;  // the piece whose `if` is open
     for (int i = 0; i < n; ++i) {
       const Node& node = g.nodes[i];
       if (node.type == "Data" || node.type == "Output") continue;
-      const int piece = s_.node_piece[i];
+      const std::optional<int> piece = s_.parts.node_piece[i];
       if (piece != open) {
-        if (open >= 0) {
+        if (open) {
           --in_;
           Line("}");
         }
-        if (piece >= 0) {
-          Line("if (pc == " + std::to_string(piece) + ") {");
+        if (piece) {
+          Line("if (pc == " + std::to_string(*piece) + ") {");
           ++in_;
         }
         open = piece;
       }
       EmitNode(i);
     }
-    if (open >= 0) {
+    if (open) {
       --in_;
       Line("}");
     }
     for (const int i : late) {
-      const int b = s_.node_buffer[i];
-      if (b < 0 || s_.buffers[b].kind != BufKind::kQueueIn) continue;
-      Line(s_.buffers[b].Name() + ".FreeTensor(" + Var(i) + ");");
+      if (const schedule::Buffer* q = InQueue(i)) Line(q->Name() + ".FreeTensor(" + Var(i) + ");");
     }
   }
 
@@ -338,9 +354,10 @@ class KernelWriter {
     Line("PipeBarrier<PIPE_V>();");
     FreeDeadInputs(i);
     // The source of an inlined broadcast is this op's real input: free it here if it is dead.
-    if (free_at_[src] == i && s_.node_buffer[src] >= 0) {
-      const auto& buf = s_.buffers[s_.node_buffer[src]];
-      if (buf.kind == BufKind::kQueueIn) Line(buf.Name() + ".FreeTensor(" + Var(src) + ");");
+    if (free_at_[src] == i) {
+      if (const schedule::Buffer* q = InQueue(src)) {
+        Line(q->Name() + ".FreeTensor(" + Var(src) + ");");
+      }
     }
   }
 
@@ -372,16 +389,16 @@ class KernelWriter {
     free_at_.assign(static_cast<std::size_t>(n), -1);
     for (int i = 0; i < n; ++i) {
       const Node& node = g.nodes[i];
-      if (!s_.r_invariant[i] || IsReduceNode(node) || s_.avail[i] != level) continue;
+      if (!s_.groups.r_invariant[i] || IsReduceNode(node) || s_.groups.avail[i] != level) continue;
       if (node.type == "Data" || node.type == "Output") continue;
       EmitNode(i);
-      if (node.type == "Load" && !s_.staged[i]) pre_loads->push_back(i);
+      if (node.type == "Load" && !Placed(i).staged) pre_loads->push_back(i);
     }
   }
 
   void FreePreLoads(const std::vector<int>& pre_loads) {
     for (int i : pre_loads) {
-      const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.node_buffer[i]));
+      const auto& q = Buf(Placed(i).buffer);
       Line(q.Name() + ".FreeTensor(" + Var(i) + ");");
     }
   }
@@ -439,12 +456,12 @@ class KernelWriter {
     std::vector<int> pre_loads;
     AllocReduceResults();
     EmitInvariant(0, &pre_loads);
-    for (int p = 0; p < s_.passes; ++p) {
-      Line("// Sweep " + std::to_string(p + 1) + " of " + std::to_string(s_.passes) +
+    for (int p = 0; p < s_.groups.passes; ++p) {
+      Line("// Sweep " + std::to_string(p + 1) + " of " + std::to_string(s_.groups.passes) +
            " over the reduced iterations.");
       EmitSweep(p, "0", "r_iters");
       for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
-        if (IsReduceNode(g.nodes[i]) && s_.avail[i] - 1 == p) FinishReduce(i);
+        if (IsReduceNode(g.nodes[i]) && s_.groups.avail[i] - 1 == p) FinishReduce(i);
       }
       EmitInvariant(p + 1, &pre_loads);
     }
@@ -495,7 +512,7 @@ class KernelWriter {
   void EmitRCore() {
     const auto& g = s_.graph;
     const int n = static_cast<int>(g.nodes.size());
-    const auto& part = s_.buffers.at(static_cast<std::size_t>(s_.reduce_partial));
+    const auto& part = Buf(s_.work.reduce_partial);
     std::vector<int> reduces;
     for (int i = 0; i < n; ++i) {
       if (IsReduceNode(g.nodes[i])) reduces.push_back(i);
@@ -665,7 +682,7 @@ class KernelWriter {
       ReduceStep(api, ty, Var(src_node), in_one, steps[0], dst);
       return;
     }
-    const auto& scr = s_.buffers.at(static_cast<std::size_t>(s_.reduce_scratch));
+    const auto& scr = Buf(s_.work.reduce_scratch);
     Line("{");
     ++in_;
     Line("LocalTensor<" + ty + "> rscr = " + scr.Name() + ".Get<" + ty + ">();");
@@ -685,7 +702,7 @@ class KernelWriter {
       FinishReduce(i);
       return;
     }
-    const auto& part = s_.buffers.at(static_cast<std::size_t>(s_.reduce_partial));
+    const auto& part = Buf(s_.work.reduce_partial);
     Line("if (" + first_cond_ + ") {");
     ++in_;
     ReduceBlock(i, Var(i));
@@ -725,7 +742,7 @@ class KernelWriter {
   std::string Ext(const ir::Tensor& t, int j, bool max_tile) const {
     if (t.axis.empty() || t.repeats.at(static_cast<std::size_t>(j)) == Expr(1)) return "1";
     if (j == k_) return max_tile ? "tile" : "a" + std::to_string(k_);
-    if (j == s_.part_dim && schedule::PartOf(s_, t) != af_tiling::kPartFull) {
+    if (s_.parts.dim == j && schedule::PartOf(s_, t) != af_tiling::kPartFull) {
       return "(" + ctx_.Cpp(t.repeats.at(static_cast<std::size_t>(j))) + ")";  // a concat input
     }
     return "D" + std::to_string(j);
@@ -895,10 +912,10 @@ class KernelWriter {
   // ---- strided loads (schedule: STRIDED_LOAD_GATHER) -------------------------------------
 
   // The staging block's run dim for this case: the load's GM-contiguous dim when the block holds
-  // it (rows along it, padded), else -1 (one element per 32-byte row).
-  int GatherRunDim(int i) const {
-    const int q = s_.buffers.at(static_cast<std::size_t>(s_.gather_queue[i])).gather_dim;
-    return q >= k_ ? q : -1;
+  // it (rows along it, padded), else none (one element per 32-byte row).
+  std::optional<int> GatherRunDim(int i) const {
+    const std::optional<int> q = Buf(Placed(i).gather_queue).gather_dim;
+    return q && *q >= k_ ? q : std::nullopt;
   }
 
   // Staging index (elements) of a block element with coordinates c<j> (j = k..last), from the
@@ -906,7 +923,7 @@ class KernelWriter {
   // align(E_run, RA) long; or one 32-byte row per element.
   std::string GatherStagingIndex(int i, const std::vector<std::string>& coord) const {
     const ir::Tensor& t = s_.graph.nodes[i].outputs.at(0);
-    const int q = GatherRunDim(i);
+    const std::optional<int> q = GatherRunDim(i);
     const int last = n_dims_ - 1;
     std::string row = "0";
     for (int j = k_; j <= last; ++j) {
@@ -917,12 +934,12 @@ class KernelWriter {
       }
       row += " + " + coord[static_cast<std::size_t>(j - k_)] + " * " + mul;
     }
-    if (q < 0) {
+    if (!q) {
       const int es = ir::DTypeBytes(t.dtype);
       return "(" + row + ") * " + std::to_string(32 / es);
     }
-    return "(" + row + ") * af_align(" + Ext(t, q, true) + ", RA) + " +
-           coord[static_cast<std::size_t>(q - k_)];
+    return "(" + row + ") * af_align(" + Ext(t, *q, true) + ", RA) + " +
+           coord[static_cast<std::size_t>(*q - k_)];
   }
 
   // Once per core: the Gather offsets (bytes into the staging block) of every element of each
@@ -934,10 +951,10 @@ class KernelWriter {
   void EmitGatherOffsets() {
     const int last = n_dims_ - 1;
     for (std::size_t i = 0; i < s_.graph.nodes.size(); ++i) {
-      if (s_.gather_queue[i] < 0) continue;
       const int ii = static_cast<int>(i);
+      if (!Placed(ii).gather_queue) continue;
       const ir::Tensor& t = s_.graph.nodes[i].outputs.at(0);
-      const auto& off = s_.buffers.at(static_cast<std::size_t>(s_.gather_offsets[i]));
+      const auto& off = Buf(Placed(ii).gather_offsets);
       const std::string es = std::to_string(ir::DTypeBytes(t.dtype));
       const std::string name = "goff" + std::to_string(i);
       auto at = [&](int j, const std::string& c) {  // coordinates: c at dim j, 0 elsewhere
@@ -982,9 +999,9 @@ class KernelWriter {
   // The gather concat's staging row (elements): every input's row padded, side by side.
   std::string CatStagingPitch() const {
     std::string p;
-    for (int k = 0; k < s_.cat_inputs; ++k) {
+    for (int k = 0; k < s_.parts.cat_inputs; ++k) {
       p += (p.empty() ? "(" : " + ") + std::string("af_align(") +
-           ctx_.Cpp(s_.part_lens.at(static_cast<std::size_t>(k))) + ", RA)";
+           ctx_.Cpp(s_.parts.lens.at(static_cast<std::size_t>(k))) + ", RA)";
     }
     return p + ")";
   }
@@ -998,19 +1015,20 @@ class KernelWriter {
   void EmitConcatOffsets() {
     if (c_.kind != schedule::CaseKind::kConcatGather) return;
     const int last = n_dims_ - 1;
-    const ir::Tensor& t = s_.graph.nodes.at(static_cast<std::size_t>(s_.concat)).outputs.at(0);
+    const ir::Tensor& t =
+        s_.graph.nodes.at(static_cast<std::size_t>(s_.parts.concat.value())).outputs.at(0);
     const std::string es = std::to_string(ir::DTypeBytes(t.dtype));
-    const auto& off = s_.buffers.at(static_cast<std::size_t>(s_.concat_offsets));
+    const auto& off = Buf(s_.work.concat_offsets);
     std::string lens;
-    for (int k = 0; k < s_.cat_inputs; ++k)
-      lens += (lens.empty() ? "" : ", ") + ctx_.Cpp(s_.part_lens.at(static_cast<std::size_t>(k)));
+    for (int k = 0; k < s_.parts.cat_inputs; ++k)
+      lens += (lens.empty() ? "" : ", ") + ctx_.Cpp(s_.parts.lens.at(static_cast<std::size_t>(k)));
     Line("LocalTensor<uint32_t> coff = " + off.Name() + ".Get<uint32_t>();");
     Line("{");
     ++in_;
     Line("LocalTensor<int32_t> ci = coff.ReinterpretCast<int32_t>();");
     Line("const int64_t cat_w = af_align(D" + std::to_string(last) + ", RA);");
     Line("const int64_t cat_lens[] = {" + lens + "};");
-    Line("const int64_t cat_n = " + std::to_string(s_.cat_inputs) + ";");
+    Line("const int64_t cat_n = " + std::to_string(s_.parts.cat_inputs) + ";");
     Line("int64_t q = 0;");
     Line("int64_t col0 = 0;");
     Line("int64_t at = 0;");
@@ -1083,13 +1101,13 @@ class KernelWriter {
     const ir::Tensor& t = n.outputs.at(0);
     const ir::Tensor& x = s_.graph.nodes[n.inputs.at(0).node].outputs.at(n.inputs[0].output);
     Alloc(i, ty);
-    const int c = s_.part_dim;
-    if (c < 0 || schedule::PartOf(s_, t) == schedule::PartOf(s_, x)) {
+    if (!s_.parts.dim || schedule::PartOf(s_, t) == schedule::PartOf(s_, x)) {
       Line("DataCopy(" + Var(i) + ", " + Var(n.inputs.at(0).node) + ", static_cast<uint32_t>(" +
            Count(n.type == "Pad" ? x : t) + "));");
       Line("PipeBarrier<PIPE_V>();");
       return;
     }
+    const int c = *s_.parts.dim;
     const ir::Tensor& small = n.type == "Pad" ? x : t;
     const bool inner = c == n_dims_ - 1;
     Line("{");
@@ -1111,13 +1129,13 @@ class KernelWriter {
     const Node& n = s_.graph.nodes[i];
     const ir::Tensor& t = n.outputs.at(0);
     Alloc(i, ty);
-    if (s_.part_dim < 0) {
+    if (!s_.parts.dim) {
       Line("DataCopy(" + Var(i) + ", " + Var(n.inputs.at(0).node) + ", static_cast<uint32_t>(" +
            Count(t) + "));");
       Line("PipeBarrier<PIPE_V>();");
       return;
     }
-    const int c = s_.part_dim;
+    const int c = *s_.parts.dim;
     const bool gather = c_.kind == schedule::CaseKind::kConcatGather;
     const bool inner = c == n_dims_ - 1;
     Line("{");
@@ -1127,7 +1145,7 @@ class KernelWriter {
     Line("const int64_t cat_pitch = " + (gather ? CatStagingPitch() : UbStride(t, c - 1)) + ";");
     std::string dst = Var(i);
     if (gather) {
-      const auto& st = s_.buffers.at(static_cast<std::size_t>(s_.concat_staging));
+      const auto& st = Buf(s_.work.concat_staging);
       Line("LocalTensor<" + ty + "> cst = " + st.Name() + ".Get<" + ty + ">();");
       dst = "cst";
     }
@@ -1172,7 +1190,7 @@ class KernelWriter {
     const int params = n.inputs.at(0).node;
     const int idx = n.inputs.at(1).node;
     const ir::Tensor& it = s_.graph.nodes[idx].outputs.at(0);
-    const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.node_buffer[i]));
+    const auto& q = Buf(Placed(i).buffer);
     auto attr = [&](const char* key) {
       const ir::AttrValue* a = n.FindAttr(key);
       if (const auto* e = a != nullptr ? std::get_if<Expr>(a) : nullptr) return ctx_.Cpp(*e);
@@ -1224,8 +1242,8 @@ class KernelWriter {
   void EmitGatheredLoad(int i, const std::string& gm, const std::string& ty) {
     const Node& n = s_.graph.nodes[i];
     const ir::Tensor& t = n.outputs.at(0);
-    const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.gather_queue[i]));
-    const int run = GatherRunDim(i);
+    const auto& q = Buf(Placed(i).gather_queue);
+    const std::optional<int> run = GatherRunDim(i);
     const int last = n_dims_ - 1;
     Alloc(i, ty);
     Line("{");
@@ -1247,13 +1265,13 @@ class KernelWriter {
       coord.push_back("r" + J);
       gm_off += " + r" + J + " * (" + ctx_.Cpp(t.strides.at(static_cast<std::size_t>(j))) + ")";
     }
-    const std::string len = run >= 0 ? Ext(t, run, false) : std::string("1");  // elements per row
+    const std::string len = run ? Ext(t, *run, false) : std::string("1");  // elements per row
     Line("const int64_t len = " + len + ";");
     Line("const int64_t rows = " + Ext(t, last, false) + ";");
     Line("const int64_t pitch_gm = " + ctx_.Cpp(t.strides.back()) + ";");
     Line("const int64_t pitch_ub = " +
-         (run >= 0 ? "af_align(" + Ext(t, run, true) + ", RA)"
-                   : std::to_string(32 / ir::DTypeBytes(t.dtype))) +
+         (run ? "af_align(" + Ext(t, *run, true) + ", RA)"
+              : std::to_string(32 / ir::DTypeBytes(t.dtype))) +
          ";");
     Line("const int64_t gap_gm = (pitch_gm - len) * esz;");
     Line("const int64_t gap_ub = (pitch_ub * esz - af_align(len * esz, 32)) / 32;");
@@ -1277,8 +1295,7 @@ class KernelWriter {
 
   // Allocates or fetches the UB tensor of node i's output.
   void Alloc(int i, const std::string& ty) {
-    const int b = s_.node_buffer[i];
-    const auto& buf = s_.buffers.at(b);
+    const auto& buf = Buf(Placed(i).buffer);
     if (buf.kind == BufKind::kTBuf) {
       Line("LocalTensor<" + ty + "> " + Var(i) + " = " + buf.Name() + ".Get<" + ty + ">();");
     } else {
@@ -1294,9 +1311,8 @@ class KernelWriter {
       const int p = in.node;
       if (std::find(seen.begin(), seen.end(), p) != seen.end()) continue;  // x * x frees once
       seen.push_back(p);
-      if (free_at_[p] != i || s_.node_buffer[p] < 0) continue;
-      const auto& buf = s_.buffers[s_.node_buffer[p]];
-      if (buf.kind == BufKind::kQueueIn) Line(buf.Name() + ".FreeTensor(" + Var(p) + ");");
+      if (free_at_[p] != i) continue;
+      if (const schedule::Buffer* q = InQueue(p)) Line(q->Name() + ".FreeTensor(" + Var(p) + ");");
     }
   }
 
@@ -1319,12 +1335,12 @@ class KernelWriter {
     }
     if (n.type == "Load") {
       const int data = n.inputs.at(0).node;
-      if (s_.gather_queue[i] >= 0) {
+      if (Placed(i).gather_queue) {
         EmitGatheredLoad(i, "g" + std::to_string(data), ty);
         return;
       }
-      if (s_.staged[i]) {
-        const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.staging_queue));
+      if (Placed(i).staged) {
+        const auto& q = Buf(s_.work.staging_queue);
         Alloc(i, ty);
         Line("{");
         ++in_;
@@ -1338,7 +1354,7 @@ class KernelWriter {
         Line("}");
         return;
       }
-      const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.node_buffer[i]));
+      const auto& q = Buf(Placed(i).buffer);
       Line("LocalTensor<" + ty + "> " + Var(i) + " = " + q.Name() + ".AllocTensor<" + ty + ">();");
       EmitCopy(n, "g" + std::to_string(data), Var(i), true, ty);
       Line(q.Name() + ".EnQue(" + Var(i) + ");");
@@ -1348,11 +1364,11 @@ class KernelWriter {
     if (n.type == "Store") {
       const int p = n.inputs.at(0).node;
       const int out = ctx_.store_output.at(i);
-      const auto& q = s_.buffers.at(static_cast<std::size_t>(s_.store_queue[i]));
+      const auto& q = Buf(Placed(i).store_queue);
       const std::string pty = CType(s_.graph.nodes[p].outputs[0].dtype);
       Line("{");
       ++in_;
-      if (s_.node_buffer[p] == s_.store_queue[i]) {
+      if (Placed(p).buffer == Placed(i).store_queue) {
         Line("LocalTensor<" + ty + "> so = " + Var(p) + ";");
       } else {
         Line("LocalTensor<" + ty + "> so = " + q.Name() + ".AllocTensor<" + ty + ">();");
@@ -1433,8 +1449,8 @@ class KernelWriter {
   void EmitCompareOrSelect(int i, const std::string& ty) {
     const Node& n = s_.graph.nodes[i];
     const ir::Tensor& t = n.outputs.at(0);
-    const auto& mask = s_.buffers.at(static_cast<std::size_t>(s_.cmp_mask));
-    const auto& hbuf = s_.buffers.at(static_cast<std::size_t>(s_.cmp_half));
+    const auto& mask = Buf(s_.work.cmp_mask);
+    const auto& hbuf = Buf(s_.work.cmp_half);
     auto in = [&](std::size_t k) { return Var(n.inputs.at(k).node); };
     auto in_type = [&](std::size_t k) {
       return s_.graph.nodes[n.inputs.at(k).node].outputs.at(0).dtype;
@@ -1492,7 +1508,7 @@ class KernelWriter {
     const bool compact = IsCompact(out);
     std::string target = Var(i);
     if (compact) {
-      const auto& scr = s_.buffers.at(static_cast<std::size_t>(s_.unaligned_scratch));
+      const auto& scr = Buf(s_.work.unaligned_scratch);
       Line("LocalTensor<" + ty + "> uscr" + std::to_string(i) + " = " + scr.Name() + ".Get<" + ty +
            ">();");
       target = "uscr" + std::to_string(i);

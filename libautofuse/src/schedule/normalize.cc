@@ -1,8 +1,10 @@
-// Normalisation of a hint graph before scheduling, in this order: validate, drop dangling nodes,
-// fold transposes and splits into the loads they read, compute fp16/bf16 in fp32 (casts after
-// loads and before stores), make implicit broadcasts explicit, merge axes contiguous in every
-// tensor, drop size-1 axes, renumber axes.
+// Normalisation of a hint graph before scheduling: after validation, a plain list of named passes
+// (kPasses, at the end), each followed by an optional dump: drop dangling nodes, fold transposes
+// and splits into the loads they read, rewrite gathers, find the one loop nest, compute logical
+// reductions and fp16/bf16 in fp32, make implicit broadcasts explicit, drop size-1 axes, merge
+// axes contiguous in every tensor, renumber axes, turn concats into stores where possible.
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -11,6 +13,7 @@
 #include "autofuse/ir/axis_algebra.h"
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
+#include "autofuse/ir/text.h"
 #include "autofuse/ir/validate.h"
 #include "autofuse/schedule/schedule.h"
 
@@ -830,22 +833,19 @@ void CompactAxes(Graph& g, const std::vector<std::int64_t>& order) {
   g.axes = std::move(axes);
 }
 
-}  // namespace
-
-Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<Decision>* d) {
-  const auto diags = ir::Validate(hint);
-  if (ir::HasErrors(diags)) {
-    throw ScheduleError("INVALID_GRAPH",
-                        "graph '" + hint.name + "' is invalid:\n" + ir::FormatDiagnostics(diags));
-  }
-  Graph g = DropDangling(hint, d);
-  SortTopo(g);
-  FoldTransposes(g, d);
-  FoldSplits(g, d);
-  RewriteGathers(g, d);
-
-  // One loop nest for all compute nodes (the elementwise/broadcast subset).
+// The state the passes share: the graph, its loop nest (outer -> inner, from the loop_nest pass
+// on), the options and the decisions.
+struct NormalizeState {
+  Graph g;
   std::vector<std::int64_t> nest;
+  const ScheduleOptions& options;
+  std::vector<Decision>* d;
+};
+
+// One loop nest for all compute nodes (the elementwise/broadcast subset); buffers do not loop.
+void LoopNest(NormalizeState& st) {
+  Graph& g = st.g;
+  std::vector<std::int64_t>& nest = st.nest;
   for (const auto& n : g.nodes) {
     if (!IsComputeNode(n)) continue;
     const ir::OpDef* op = ir::FindOp(n.type);
@@ -886,13 +886,14 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
       }
     }
   }
+}
 
-  LogicalReductionsAsFloat(g, d);
-  if (options.upcast_half) Upcast(g, d);
-  ExplicitBroadcasts(g, d);
-
-  // Drop axes of size 1, and axes along which no tensor moves (repeat 1, stride 0 everywhere:
-  // every iteration would compute and store the same values). Keep at least one loop axis.
+// Drop axes of size 1, and axes along which no tensor moves (repeat 1, stride 0 everywhere:
+// every iteration would compute and store the same values). Keep at least one loop axis.
+void DropAxes(NormalizeState& st) {
+  Graph& g = st.g;
+  std::vector<std::int64_t>& nest = st.nest;
+  std::vector<Decision>* d = st.d;
   auto still_everywhere = [&](std::int64_t id) {
     bool seen = false;
     for (const auto& n : g.nodes) {
@@ -934,7 +935,13 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
     }
     nest.erase(nest.begin() + static_cast<long>(i));
   }
-  // Merge adjacent axes contiguous in every tensor.
+}
+
+// Merge adjacent axes contiguous in every tensor.
+void MergeContiguousAxes(NormalizeState& st) {
+  Graph& g = st.g;
+  std::vector<std::int64_t>& nest = st.nest;
+  std::vector<Decision>* d = st.d;
   for (std::size_t i = 0; i + 1 < nest.size();) {
     std::string why;
     const auto merged = ir::MergeAxes(g, {nest[i], nest[i + 1]}, &why);
@@ -951,12 +958,65 @@ Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<D
       ++i;
     }
   }
-  CompactAxes(g, nest);
-  for (auto& n : g.nodes) {
+}
+
+// Renumber the axes in loop order; every compute node loops innermost over the last one.
+void CompactLoopAxes(NormalizeState& st) {
+  CompactAxes(st.g, st.nest);
+  for (auto& n : st.g.nodes) {
     if (IsComputeNode(n) && !n.sched.axis.empty()) n.sched.loop_axis = n.sched.axis.back();
   }
-  ConcatsToStores(g, d);
-  return g;
+}
+
+struct NormalizePass {
+  std::string_view name;
+  void (*run)(NormalizeState& st);
+};
+
+// The passes, in order.
+constexpr std::array<NormalizePass, 13> kPasses = {{
+    {"drop_dangling", [](NormalizeState& st) { st.g = DropDangling(st.g, st.d); }},
+    {"sort_topo", [](NormalizeState& st) { SortTopo(st.g); }},
+    {"fold_transposes", [](NormalizeState& st) { FoldTransposes(st.g, st.d); }},
+    {"fold_splits", [](NormalizeState& st) { FoldSplits(st.g, st.d); }},
+    {"rewrite_gathers", [](NormalizeState& st) { RewriteGathers(st.g, st.d); }},
+    {"loop_nest", LoopNest},
+    {"logical_reductions_as_float",
+     [](NormalizeState& st) { LogicalReductionsAsFloat(st.g, st.d); }},
+    {"upcast",
+     [](NormalizeState& st) {
+       if (st.options.upcast_half) Upcast(st.g, st.d);
+     }},
+    {"explicit_broadcasts", [](NormalizeState& st) { ExplicitBroadcasts(st.g, st.d); }},
+    {"drop_axes", DropAxes},
+    {"merge_axes", MergeContiguousAxes},
+    {"compact_axes", CompactLoopAxes},
+    {"concats_to_stores", [](NormalizeState& st) { ConcatsToStores(st.g, st.d); }},
+}};
+
+}  // namespace
+
+std::vector<std::string_view> NormalizePassNames() {
+  std::vector<std::string_view> names;
+  names.reserve(kPasses.size());
+  for (const auto& p : kPasses)
+    names.push_back(p.name);
+  return names;
+}
+
+Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<Decision>* d,
+                const StageDump& dump) {
+  const auto diags = ir::Validate(hint);
+  if (ir::HasErrors(diags)) {
+    throw ScheduleError("INVALID_GRAPH",
+                        "graph '" + hint.name + "' is invalid:\n" + ir::FormatDiagnostics(diags));
+  }
+  NormalizeState st{hint, {}, options, d};
+  for (const auto& p : kPasses) {
+    p.run(st);
+    if (dump) dump("normalize." + std::string(p.name), ir::DumpText(st.g));
+  }
+  return std::move(st.g);
 }
 
 }  // namespace af::schedule

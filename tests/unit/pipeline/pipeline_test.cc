@@ -218,7 +218,7 @@ TEST(Pipeline, ChosenTilingsRunWithinBoundsAndMatchTheModel) {
       const auto syms = att::KernelSymbols(probe.kernels[0].schedule);
       // Up to ~2M elements in all. A concat keeps its dim and the dims after it whole in UB:
       // its graphs draw sizes up to 40.
-      const bool whole_rows = probe.kernels[0].schedule.part_dim >= 0;
+      const bool whole_rows = probe.kernels[0].schedule.parts.dim.has_value();
       std::int64_t budget = 2000000;
       for (std::size_t i = 0; i < syms.size(); ++i) {
         const int left = static_cast<int>(syms.size() - i);

@@ -53,8 +53,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "autofuse/hw/profile.h"
@@ -102,9 +105,9 @@ struct Buffer {
   // "concat_staging" (the gather concat's side-by-side rows), "concat_offsets" (its Gather
   // offsets).
   // gather_staging: the dim (index into ScheduleResult::dims) that is contiguous in GM, whose
-  // rows the staging block holds when the tile dim is at or before it; -1: none (one element per
-  // row). See BufferRun.
-  int gather_dim = -1;
+  // rows the staging block holds when the tile dim is at or before it; none: one element per
+  // row. See BufferRun.
+  std::optional<int> gather_dim;
   // The extent of its blocks along the concat dim (af_tiling::kPartFull, kPartInput(k): concat
   // input k's, kPartStaging), the same for every tenant (else full).
   int part = 0;
@@ -153,48 +156,68 @@ struct ImplCase {
   std::string block_var;  // tiles per block, e.g. "z0z1Tb_size"
 };
 
+// Axis groups (AutoFuse's Y and R groups) and reduction levels of the normalised graph.
+struct AxisGroups {
+  std::vector<bool> r_dim;        // per dim: reduced by the graph's reductions (R group)
+  std::vector<int> avail;         // per node: reductions on its longest input path (norm level)
+  std::vector<bool> r_invariant;  // per node: its tensor does not vary along any R dim
+  int passes = 0;                 // R-loop sweeps of the common template (0: no reductions)
+};
+
+// Where one node's values live in UB (the buffer plan, per node of ScheduleResult::graph).
+struct NodeBuffers {
+  std::optional<int> buffer;       // the buffer of its output (none: GM, or no output)
+  bool staged = false;             // a Load staged through the shared queue and a UB copy
+  std::optional<int> store_queue;  // a Store: the VECOUT queue it writes from
+  // A strided load: its GM-order staging queue and its Gather-offsets TBuf.
+  std::optional<int> gather_queue;
+  std::optional<int> gather_offsets;
+};
+
+// The buffers (indices into ScheduleResult::buffers) that hold no node's result: work buffers of
+// some graphs and templates.
+struct WorkBuffers {
+  std::optional<int> reduce_partial;     // per-iteration partial reductions
+  std::optional<int> reduce_scratch;     // two-step reductions (two R dims in UB)
+  std::optional<int> unaligned_scratch;  // padded block a broadcast expands into before Gather
+  std::optional<int> unaligned_offsets;  // uint32 byte offsets of the Gather that drops padding
+  // Comparisons and Where: the bit mask of AscendC Compare and an fp16 staging tensor; every UB
+  // buffer is then sized to a multiple of ScheduleResult::vec_align_bytes.
+  std::optional<int> cmp_mask;
+  std::optional<int> cmp_half;
+  std::optional<int> staging_queue;   // the shared VECIN queue of staged loads
+  std::optional<int> concat_staging;  // the gather concat's side-by-side rows
+  std::optional<int> concat_offsets;  // its Gather offsets
+};
+
+// Parts: the dim (index into ScheduleResult::dims) along which some tensors have an extent of
+// their own (a Concat's inputs, split pieces, slices), and those extents: the Concat's inputs
+// first (one entry each), then every other distinct extent.
+// Along the outermost dim (dim 0) the parts are pieces instead: groups of connected nodes, one
+// `lens` entry each, run one after another by the outer loop (node_piece: per node, its piece,
+// none for nodes of extent 1 along it, run for every piece).
+struct Parts {
+  std::optional<int> dim;
+  std::vector<sym::Expr> lens;
+  std::vector<std::optional<int>> node_piece;
+  int cat_inputs = 0;
+  std::optional<int> concat;  // the Concat node
+};
+
 struct ScheduleResult {
   ir::Graph graph;                 // normalised hint graph (precision casts, merged axes)
   std::vector<std::int64_t> dims;  // its loop axes (ids), outer -> inner
   std::vector<ImplCase> cases;     // all templates' cases; the tiling key is the index
   std::vector<Template> templates;
-  std::vector<bool> r_dim;        // per dim: reduced by the graph's reductions (R group)
-  std::vector<int> avail;         // per node: reductions on its longest input path (norm level)
-  std::vector<bool> r_invariant;  // per node: its tensor does not vary along any R dim
-  std::vector<bool> inlined;      // per node: a Broadcast the brc_inline cases do not materialise
-  int passes = 0;                 // R-loop sweeps of the common template (0: no reductions)
-  int reduce_partial = -1;        // buffer of per-iteration partial reductions, or -1
-  int reduce_scratch = -1;        // buffer for two-step reductions (two R dims in UB), or -1
-  int unaligned_scratch = -1;     // padded block a broadcast expands into before Gather, or -1
-  int unaligned_offsets = -1;     // uint32 byte offsets of the Gather that drops the row padding
-  // Comparisons and Where: the bit mask of AscendC Compare and an fp16 staging tensor; every UB
-  // buffer is then sized to a multiple of `vec_align_bytes` (512: whole repeats of Compare and
-  // Select for any element size), since those APIs work on whole 256-byte repeats.
-  int cmp_mask = -1;
-  int cmp_half = -1;
+  AxisGroups groups;
+  std::vector<bool> inlined;  // per node: a Broadcast the brc_inline cases do not materialise
+  Parts parts;
+  std::vector<Buffer> buffers;      // shared by all cases
+  std::vector<NodeBuffers> placed;  // per node of `graph`
+  WorkBuffers work;
+  // Every UB buffer is sized to a multiple of this (512 with comparisons: whole repeats of
+  // Compare and Select for any element size, since those APIs work on whole 256-byte repeats).
   int vec_align_bytes = 32;
-  std::vector<Buffer> buffers;   // shared by all cases
-  std::vector<int> node_buffer;  // per node of `graph`: buffer index, or -1 (GM / none)
-  std::vector<bool> staged;      // per node: Load staged through a shared queue + UB copy
-  std::vector<int> store_queue;  // per node: for a Store, the VECOUT queue it writes from
-  int staging_queue = -1;        // the shared VECIN queue of staged loads, or -1
-  // Per node: for a strided load, its staging queue and its Gather-offsets TBuf (else -1).
-  std::vector<int> gather_queue;
-  std::vector<int> gather_offsets;
-  // Parts: the dim (index into dims) along which some tensors have an extent of their own (a
-  // Concat's inputs, split pieces, slices), and those extents: the Concat's inputs first (one
-  // entry each), then every other distinct extent. The Concat node, and the gather concat's
-  // staging block and offsets (-1 when absent).
-  // Along the outermost dim (part_dim 0) the parts are pieces instead: groups of connected
-  // nodes, one part_lens entry each, run one after another by the outer loop (node_piece: per
-  // node, its piece, or -1 for nodes of extent 1 along it, run for every piece).
-  int part_dim = -1;
-  std::vector<sym::Expr> part_lens;
-  std::vector<int> node_piece;
-  int cat_inputs = 0;
-  int concat = -1;
-  int concat_staging = -1;
-  int concat_offsets = -1;
   // UB rows (the innermost dim) are padded to this many elements in every buffer: 32 bytes of
   // the narrowest UB dtype, so tensors of different dtypes share one element layout.
   std::int64_t row_align = 8;
@@ -205,8 +228,14 @@ struct ScheduleOptions {
   bool upcast_half = true;  // compute fp16/bf16 in fp32 inside the kernel (AutoFuse's rule)
 };
 
+// A hook that receives the text of a stage's result (ir::DumpText of the graph), named
+// "normalize.<pass>" for each normalisation pass (NormalizePassNames()). Empty: no dumps.
+using StageDump = std::function<void(const std::string& stage, const std::string& text)>;
+
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
-                        const ScheduleOptions& options = {});
+                        const ScheduleOptions& options = {}, const StageDump& dump = {});
+// The same with the default options.
+ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile, const StageDump& dump);
 
 // Dims along which a tensor's block has extent 1 (repeat 1: broadcast operands, reduce results),
 // bit j for the tensor's j-th repeat (the schedule's dims).
@@ -218,14 +247,14 @@ std::uint32_t OneMask(const ir::Tensor& t);
 std::vector<bool> SweepNodes(const ScheduleResult& s, int p);
 
 // The part of a tensor: af_tiling::kPartInput(k) when its extent along the part dim is
-// part_lens[k] (the first match), else kPartFull.
+// parts.lens[k] (the first match), else kPartFull.
 int PartOf(const ScheduleResult& s, const ir::Tensor& t);
 // The part of node i's work for the cost model: its piece along the outermost dim (kPartInput(p),
 // kPartFull for nodes every piece runs), else PartOf its output.
 int NodePart(const ScheduleResult& s, int i);
 
 // The layout parameters of case `case_index` (dims, buffers, concat extents) for concrete
-// `values`: the dims' sizes, then each part's extent (ScheduleResult::part_lens); missing
+// `values`: the dims' sizes, then each part's extent (Parts::lens); missing
 // values count as 1. Shared by the static UB filter and the tiling stage.
 void FillCaseLayout(const ScheduleResult& s, int case_index,
                     const std::vector<std::int64_t>& values, af_tiling::CaseParams* p);
@@ -233,10 +262,19 @@ void FillCaseLayout(const ScheduleResult& s, int case_index,
 // Readable dump: the normalised graph, the buffers, the case list, then every impl graph.
 std::string DumpSchedule(const ScheduleResult& s);
 
-// The normalisation alone (for golden tests): dangling nodes dropped, transposes and splits folded
-// into the loads they read, fp16/bf16 compute moved to fp32 with casts, implicit broadcasts made
-// explicit, contiguous axes merged, size-1 axes dropped.
+// The normalisation alone (for golden tests): after validation, the passes of
+// NormalizePassNames() in order (dangling nodes dropped, transposes and splits folded into the
+// loads they read, gathers rewritten, the loop nest found, fp16/bf16 compute moved to fp32 with
+// casts, implicit broadcasts made explicit, size-1 axes dropped, contiguous axes merged, axes
+// renumbered, concats turned into stores where possible). `dump`, when set, receives
+// ("normalize.<pass>", ir::DumpText(graph)) after each pass.
 ir::Graph Normalize(const ir::Graph& hint, const ScheduleOptions& options,
-                    std::vector<Decision>* decisions);
+                    std::vector<Decision>* decisions, const StageDump& dump = {});
+
+// The normalisation passes in the order Normalize runs them: "drop_dangling", "sort_topo",
+// "fold_transposes", "fold_splits", "rewrite_gathers", "loop_nest",
+// "logical_reductions_as_float", "upcast", "explicit_broadcasts", "drop_axes", "merge_axes",
+// "compact_axes", "concats_to_stores".
+std::vector<std::string_view> NormalizePassNames();
 
 }  // namespace af::schedule
