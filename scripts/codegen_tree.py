@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-TIME_KEYS = {"timings", "solve_ns"}
+TIME_KEYS = {"timings", "solve_ns", "ms"}
 
 
 def load_module(path, name):
@@ -79,6 +79,8 @@ def write(args):
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for name, rc in pool.map(lambda it: compile_one(args.afc, out, it), items):
             print("%-40s exit %d" % (name, rc))
+    with open(os.path.join(out, "CHECKOUT"), "w") as f:
+        f.write(ROOT + "\n")
     print("wrote %d inputs into %s" % (len(items), out))
     return 0
 
@@ -91,11 +93,23 @@ def strip_times(node):
     return node
 
 
+CHECKOUT_A = CHECKOUT_B = ROOT
+
+
+def checkout_of(tree):
+    """The source checkout a tree was written from (recorded by `write`)."""
+    try:
+        with open(os.path.join(tree, "CHECKOUT")) as f:
+            return f.read().strip()
+    except OSError:
+        return ROOT
+
+
 def files_under(root):
     found = set()
     for dp, dn, fn in os.walk(root):
         dn[:] = [d for d in dn if d != "_work"]
-        fn = [f for f in fn if f != "DONE"]
+        fn = [f for f in fn if f not in ("DONE", "CHECKOUT")]
         for f in fn:
             found.add(os.path.relpath(os.path.join(dp, f), root))
     return found
@@ -103,8 +117,10 @@ def files_under(root):
 
 def same(a, b, rel):
     if os.path.basename(rel) in ("report.json", "fusion.json"):
+        # Paths inside the reports name the checkout that wrote them: compare them relative.
         with open(a) as fa, open(b) as fb:
-            ja, jb = json.load(fa), json.load(fb)
+            ja = json.loads(fa.read().replace(CHECKOUT_A + "/", ""))
+            jb = json.loads(fb.read().replace(CHECKOUT_B + "/", ""))
         # the input path may differ between trees (oracle cases are written under each tree)
         return strip_times(ja) == strip_times(jb) if "input" not in ja else \
             strip_times({k: v for k, v in ja.items() if k != "input"}) == \
@@ -113,6 +129,9 @@ def same(a, b, rel):
 
 
 def compare(args):
+    global CHECKOUT_A, CHECKOUT_B
+    CHECKOUT_A = checkout_of(args.a)
+    CHECKOUT_B = checkout_of(args.b)
     fa, fb = files_under(args.a), files_under(args.b)
     bad = 0
     for rel in sorted(fa - fb):

@@ -49,9 +49,10 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
                    KernelStageTimes* times) {
   const hw::Profile& profile = *settings.profile;
   try {
-    // ---- schedule: normalise, tiling cases, templates, impl graphs, buffers
+    // ---- schedule: normalise (a dump after each pass), tiling cases, templates, impl graphs,
+    // buffers
     auto t0 = Clock::now();
-    k.schedule = schedule::Schedule(k.hint, profile);
+    k.schedule = schedule::Schedule(k.hint, profile, schedule::StageDump(options.dump));
     times->schedule += Ms(t0, Clock::now());
     Dump(options, "schedule", schedule::DumpSchedule(k.schedule));
 

@@ -137,6 +137,12 @@ bool ApplyHintStage(ir::Graph& g, const StageRun& r, std::string& out) {
     g = schedule::Normalize(g, {}, &d);
     for (const auto& x : d)
       out += "decision " + x.code + ": " + x.message + "\n";
+  } else if (stage == "passes") {
+    std::vector<schedule::Decision> d;
+    g = schedule::Normalize(g, {}, &d, [&out](const std::string& name, const std::string& text) {
+      out += "// ---- " + name + "\n" + text;
+    });
+    return false;
   } else if (stage == "validate") {
     const auto d = ir::Validate(g);
     out += d.empty() ? "ok\n" : ir::FormatDiagnostics(d);
@@ -195,9 +201,9 @@ std::vector<StageRun> RunLines(const std::string& text) {
 }
 
 bool IsHintStage(const std::string& name) {
-  static const std::set<std::string> names = {"dump",     "tile_split", "block_split", "merge",
-                                              "reorder",  "proto",      "validate",    "normalize",
-                                              "schedule", "tile",       "codegen"};
+  static const std::set<std::string> names = {"dump",    "tile_split", "block_split", "merge",
+                                              "reorder", "proto",      "validate",    "normalize",
+                                              "passes",  "schedule",   "tile",        "codegen"};
   return names.contains(name);
 }
 

@@ -11,6 +11,8 @@
 //   proto                     write AscGraphDef text, read it back, dump
 //   validate                  print the diagnostics ("ok" when there are none)
 //   normalize                 the schedule's normalisation (casts, broadcasts, merged axes)
+//   passes                    the graph after each normalisation pass, each after a
+//                             "// ---- normalize.<pass>" line (schedule::NormalizePassNames)
 //   schedule                  the whole schedule: decisions, buffers, axis groups, templates,
 //                             tiling cases and impl graphs; a refusal prints
 //                             "schedule error CODE: message"
@@ -18,7 +20,7 @@
 //        [--flags "..."]      takes the solver flags; "no tiling: why" when no case fits
 //   codegen                   every generated source, each after a "// ---- <file>" line
 // Several stages apply in order; the graph is printed at the end unless a stage printed a
-// result of its own (validate, schedule, tile, codegen).
+// result of its own (validate, passes, schedule, tile, codegen).
 //
 // Model-graph stages (aten FX graph in):
 //   lower                     all op nodes lowered as one group: the hint graph's readable text,
