@@ -1,6 +1,7 @@
 // The op registry (see op_registry.h and op_rules.h): one entry per op name, grouped by family.
 #include "autofuse/frontend/op_registry.h"
 
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -19,7 +20,13 @@ using Table = std::map<std::string, OpRule, std::less<>>;
 void Add(Table& t, OpKind kind, std::initializer_list<const char*> names, LowerRule lower,
          EvalRule eval, bool aten_only = false) {
   for (const char* name : names)
-    t[name] = OpRule{kind, aten_only, false, lower, eval};
+    t[name] = OpRule{kind, aten_only, false, false, lower, eval};
+}
+
+// Sets `flag` in the entries of `names`.
+void Mark(Table& t, std::initializer_list<const char*> names, bool OpRule::*flag) {
+  for (const char* name : names)
+    t[name].*flag = true;
 }
 
 void AddPointwise(Table& t) {
@@ -42,8 +49,13 @@ void AddPointwise(Table& t) {
 }
 
 void AddReduce(Table& t) {
-  Add(t, OpKind::kReduce, {"sum", "mean", "amax", "amin", "prod", "any", "all", "var", "var_mean"},
-      &L::LowerReduce, ev::EvalReduce);
+  const std::initializer_list<const char*> reductions = {"sum", "mean", "amax", "amin",    "prod",
+                                                         "any", "all",  "var",  "var_mean"};
+  Add(t, OpKind::kReduce, reductions, &L::LowerReduce, ev::EvalReduce);
+  Mark(t, reductions, &OpRule::accumulates);
+  // softmax is neither lowered nor evaluated (importers decompose it), but it accumulates
+  Add(t, OpKind::kOther, {"_softmax", "_log_softmax"}, nullptr, nullptr);
+  Mark(t, {"_softmax", "_log_softmax"}, &OpRule::accumulates);
 }
 
 void AddView(Table& t) {
@@ -77,9 +89,11 @@ void AddCube(Table& t) {
   Add(t, OpKind::kOther, {"mm", "bmm", "addmm", "matmul", "linear"}, nullptr, ev::EvalMatmul);
   Add(t, OpKind::kOther, {"baddbmm", "convolution", "conv2d", "_scaled_mm", "addmv", "mv"}, nullptr,
       nullptr);
-  for (const char* name : {"mm", "bmm", "addmm", "baddbmm", "matmul", "linear", "convolution",
-                           "conv2d", "_scaled_mm", "addmv", "mv"})
-    t[name].cube = true;
+  const std::initializer_list<const char*> cube = {"mm",         "bmm",    "addmm",       "baddbmm",
+                                                   "matmul",     "linear", "convolution", "conv2d",
+                                                   "_scaled_mm", "addmv",  "mv"};
+  Mark(t, cube, &OpRule::cube);
+  Mark(t, cube, &OpRule::accumulates);
 }
 
 const Table& Rules() {
@@ -121,6 +135,11 @@ bool IsReduction(const model::OpName& op) {
 bool IsCubeOp(const model::OpName& op) {
   const OpRule* r = FindOpRule(op.name);
   return r != nullptr && r->cube;
+}
+
+bool Accumulates(const model::OpName& op) {
+  const OpRule* r = FindOpRule(op.name);
+  return r != nullptr && r->accumulates;
 }
 
 }  // namespace af::frontend

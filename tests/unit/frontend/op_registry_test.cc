@@ -40,6 +40,11 @@ TEST(OpRegistry, Queries) {
   EXPECT_TRUE(frontend::IsCubeOp(Op("aten", "matmul")));
   EXPECT_TRUE(frontend::IsCubeOp(Op("aten", "convolution")));
   EXPECT_FALSE(frontend::IsCubeOp(Op("aten", "sum")));
+  EXPECT_TRUE(frontend::Accumulates(Op("aten", "var_mean")));
+  EXPECT_TRUE(frontend::Accumulates(Op("aten", "linear")));
+  EXPECT_TRUE(frontend::Accumulates(Op("aten", "_softmax")));
+  EXPECT_FALSE(frontend::Accumulates(Op("aten", "add")));
+  EXPECT_EQ(frontend::KindOfOp(Op("aten", "_softmax")), OpKind::kOther);
 }
 
 TEST(ArgReader, PositionThenKeyword) {

@@ -31,5 +31,9 @@ OpKind KindOfNode(const model::Node& n);
 bool IsReduction(const model::OpName& op);
 // True for the matmul and convolution family (by name, any namespace): they run on the cube unit.
 bool IsCubeOp(const model::OpName& op);
+// True for ops whose result depends on the order they accumulate in (by name, any namespace): the
+// reductions, the cube ops and softmax / log_softmax. Comparisons against a reference that
+// accumulates in another order need a looser tolerance for them.
+bool Accumulates(const model::OpName& op);
 
 }  // namespace af::frontend
