@@ -1,6 +1,7 @@
 // Argument access for the inference rules.
 #include "infer_ctx.h"
 
+#include "autofuse/model/arg_reader.h"
 #include "autofuse/model/dtype_code.h"
 
 namespace af::model::infer_detail {
@@ -10,11 +11,8 @@ void Fail(std::string reason) {
 }
 
 const Arg* Ctx::Get(int pos, std::string_view name) const {
-  if (pos >= 0 && static_cast<std::size_t>(pos) < n_.args.size()) {
-    return &n_.args[static_cast<std::size_t>(pos)];
-  }
-  if (!name.empty()) return n_.Kwarg(name);
-  return nullptr;
+  if (pos < 0) return name.empty() ? nullptr : n_.Kwarg(name);
+  return ArgAt(n_, static_cast<std::size_t>(pos), name);
 }
 
 bool Ctx::Has(int pos, std::string_view name) const {

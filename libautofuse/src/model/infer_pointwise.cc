@@ -93,9 +93,8 @@ void Add(RuleTable& t, std::initializer_list<std::string_view> names, const Rule
     t[std::string(n)] = Rule{fn, false};
 }
 
-}  // namespace
-
-void AddPointwiseRules(RuleTable& t) {
+// Binary arithmetic, comparisons and binary logical ops.
+void AddBinaryRules(RuleTable& t) {
   // Binary arithmetic (aten promotes; prims operands already agree, so the same rule holds).
   Add(t,
       {"aten.add",
@@ -142,6 +141,10 @@ void AddPointwiseRules(RuleTable& t) {
        "aten.logical_or", "aten.logical_xor", "prims.eq", "prims.ne", "prims.lt", "prims.le",
        "prims.gt", "prims.ge"},
       Elementwise({0, 1}, Out::kBool));
+}
+
+// Unary ops, by what their result's dtype is.
+void AddUnaryRules(RuleTable& t) {
   Add(t,
       {"aten.logical_not", "aten.isnan", "aten.isinf", "aten.isfinite", "aten.signbit",
        "aten.isneginf", "aten.isposinf", "prims.isnan", "prims.isinf"},
@@ -226,6 +229,13 @@ void AddPointwiseRules(RuleTable& t) {
           "prims.round",     "prims.trunc",     "prims.sign",       "prims.bitwise_not",
           "prims.clone",     "prims.view_of",   "prims.alias"},
       Unary(Out::kSame));
+}
+
+}  // namespace
+
+void AddPointwiseRules(RuleTable& t) {
+  AddBinaryRules(t);
+  AddUnaryRules(t);
   // Ops that keep the type of argument 0 whatever the others are.
   Add(t,
       {"aten.masked_fill", "aten.copy", "aten.copy_", "aten.threshold_backward",

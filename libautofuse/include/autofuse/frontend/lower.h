@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "autofuse/frontend/op_registry.h"
 #include "autofuse/ir/graph.h"
 #include "autofuse/model/graph.h"
 
@@ -33,17 +34,6 @@ struct LowerOptions {
   bool upcast_half = true;  // compute fp16/bf16 in fp32 (AutoFuse's precision rule)
   std::string name = "fused";
   bool all_outputs = false;  // store every tensor the group computes (single-op checks)
-};
-
-// What kind of op a model node is, for the fusion rules.
-enum class OpKind : std::uint8_t {
-  kPointwise,  // elementwise math, comparisons, where, casts
-  kReduce,     // sum, mean, amax, amin, prod, var, var_mean, any, all
-  kView,       // view/reshape, unsqueeze, squeeze, expand, permute, slice, select, alias, clone,
-               // split, split_with_sizes, chunk, unbind
-  kData,       // data movement that copies: cat, constant_pad_nd, index_select, embedding, gather,
-               // index (one index tensor)
-  kOther,      // not lowerable
 };
 
 struct OpSupport {

@@ -1,0 +1,160 @@
+// Evaluation rules for pointwise ops: unary math, gelu, comparisons, binary arithmetic, logical
+// ops, where, masked_fill, clamp and copies.
+#include <cmath>
+#include <map>
+#include <numbers>
+
+#include "eval_rules.h"
+
+namespace af::frontend::eval_detail {
+namespace {
+
+double Gelu(double x, bool tanh_approx) {
+  if (tanh_approx) {
+    const double k = std::sqrt(2.0 / std::numbers::pi);
+    return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+  }
+  return 0.5 * x * (1.0 + std::erf(x / std::numbers::sqrt2));
+}
+
+using Fn = std::function<double(double)>;
+
+const std::map<std::string, Fn>& UnaryFns() {
+  static const std::map<std::string, Fn> unary = {
+      {"abs", [](double x) { return std::fabs(x); }},
+      {"neg", [](double x) { return -x; }},
+      {"exp", [](double x) { return std::exp(x); }},
+      {"log", [](double x) { return std::log(x); }},
+      {"sqrt", [](double x) { return std::sqrt(x); }},
+      {"rsqrt", [](double x) { return 1.0 / std::sqrt(x); }},
+      {"reciprocal", [](double x) { return 1.0 / x; }},
+      {"relu", [](double x) { return std::isnan(x) ? x : std::max(x, 0.0); }},
+      {"sigmoid", [](double x) { return 1.0 / (1.0 + std::exp(-x)); }},
+      {"tanh", [](double x) { return std::tanh(x); }},
+      {"erf", [](double x) { return std::erf(x); }},
+      {"sign",
+       [](double x) {
+         return std::isnan(x)
+                    ? x
+                    : static_cast<double>(static_cast<int>(x > 0) - static_cast<int>(x < 0));
+       }},
+      {"silu", [](double x) { return x / (1.0 + std::exp(-x)); }},
+      {"square", [](double x) { return x * x; }},
+  };
+  return unary;
+}
+
+}  // namespace
+
+void EvalUnary(const Ctx& c) {
+  const Fn f = UnaryFns().at(c.name());
+  const DType out_dt = c.out_dt();
+  c.Set(0, c.Map({c.Operand(0, "self")}, out_dt, out_dt, [&](const auto& a) { return f(a[0]); }));
+}
+
+void EvalGelu(const Ctx& c) {
+  const Arg* ap = ArgAt(c.node(), 1, "approximate");
+  const bool th = ap != nullptr && ap->kind == Arg::Kind::kString && ap->text == "tanh";
+  const DType out_dt = c.out_dt();
+  c.Set(0, c.Map({c.Operand(0, "self")}, out_dt, out_dt,
+                 [&](const auto& a) { return Gelu(a[0], th); }));
+}
+
+void EvalCompare(const Ctx& c) {
+  const std::string& name = c.name();
+  T a = c.Operand(0, "self");
+  T b = c.Operand(1, "other");
+  c.Set(0, c.Map({a, b}, DType::kFloat64, DType::kBool, [&](const auto& x) -> double {
+    if (name == "eq") return x[0] == x[1];
+    if (name == "ne") return x[0] != x[1];
+    if (name == "gt") return x[0] > x[1];
+    if (name == "ge") return x[0] >= x[1];
+    if (name == "lt") return x[0] < x[1];
+    return x[0] <= x[1];
+  }));
+}
+
+void EvalBinary(const Ctx& c) {
+  const model::Node& n = c.node();
+  const std::string& name = c.name();
+  T a = c.Operand(0, "self");
+  T b = c.Operand(1, "other");
+  double alpha = 1.0;
+  if (const Arg* al = n.Kwarg("alpha"); al != nullptr) alpha = NumberOf(*al).value_or(1.0);
+  std::string mode;
+  if (const Arg* rm = n.Kwarg("rounding_mode"); rm != nullptr && rm->kind == Arg::Kind::kString)
+    mode = rm->text;
+  c.Set(0, c.Map({a, b}, c.out_dt(), c.out_dt(), [&](const auto& x) -> double {
+    if (name == "add") return x[0] + alpha * x[1];
+    if (name == "sub") return x[0] - alpha * x[1];
+    if (name == "rsub") return x[1] - alpha * x[0];
+    if (name == "mul") return x[0] * x[1];
+    if (name == "div" || name == "true_divide") {
+      const double q = x[0] / x[1];
+      if (mode == "floor") return std::floor(q);
+      if (mode == "trunc") return std::trunc(q);
+      return q;
+    }
+    if (name == "maximum") return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::max(x[0], x[1]);
+    if (name == "minimum") return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::min(x[0], x[1]);
+    return std::pow(x[0], x[1]);
+  }));
+}
+
+void EvalLogicalNot(const Ctx& c) {
+  const DType out_dt = c.out_dt();
+  c.Set(0, c.Map({c.Operand(0, "self")}, DType::kFloat64, out_dt, [&](const auto& x) -> double {
+    if (out_dt == DType::kBool) return x[0] == 0;
+    return static_cast<double>(~static_cast<std::int64_t>(x[0]));
+  }));
+}
+
+void EvalLogicalAndOr(const Ctx& c) {
+  const bool is_and = c.name() == "logical_and";
+  c.Set(0, c.Map({c.Operand(0, "self"), c.Operand(1, "other")}, DType::kFloat64, DType::kBool,
+                 [&](const auto& x) -> double {
+                   return is_and ? (x[0] != 0 && x[1] != 0) : (x[0] != 0 || x[1] != 0);
+                 }));
+}
+
+void EvalWhere(const Ctx& c) {
+  // operands round into the result dtype through FromDoubles
+  c.Set(0,
+        c.Map({c.Operand(0, "condition"), c.Operand(1, "self"), c.Operand(2, "other")},
+              DType::kFloat64, c.out_dt(), [&](const auto& x) { return x[0] != 0 ? x[1] : x[2]; }));
+}
+
+void EvalMaskedFill(const Ctx& c) {
+  c.Set(0,
+        c.Map({c.Operand(0, "self"), c.Operand(1, "mask"), c.Operand(2, "value")}, DType::kFloat64,
+              c.out_dt(), [&](const auto& x) { return x[1] != 0 ? x[2] : x[0]; }));
+}
+
+void EvalClamp(const Ctx& c) {
+  const model::Node& n = c.node();
+  const std::string& name = c.name();
+  T x = c.Operand(0, "self");
+  std::vector<T> in = {x};
+  const Arg* lo = name == "clamp_max" ? nullptr : ArgAt(n, 1, "min");
+  const Arg* hi =
+      name == "clamp" ? ArgAt(n, 2, "max") : (name == "clamp_max" ? ArgAt(n, 1, "max") : nullptr);
+  const bool has_lo = lo != nullptr && !lo->IsNone();
+  const bool has_hi = hi != nullptr && !hi->IsNone();
+  if (has_lo) in.push_back(c.FromArg(lo));
+  if (has_hi) in.push_back(c.FromArg(hi));
+  c.Set(0, c.Map(in, c.out_dt(), c.out_dt(), [&](const auto& a) {
+    double r = a[0];
+    std::size_t k = 1;
+    if (has_lo) r = std::isnan(r) ? r : std::max(r, a[k++]);
+    if (has_hi) r = std::isnan(r) ? r : std::min(r, a[k]);
+    return r;
+  }));
+}
+
+void EvalCopy(const Ctx& c) {
+  T x = c.Tensor(0, "self");
+  x.dt = c.out_dt();
+  c.Set(0, x);
+}
+
+}  // namespace af::frontend::eval_detail

@@ -1,0 +1,295 @@
+// Lowering rules for pointwise ops: unary math, binary arithmetic (pow by small constants as
+// Mul / Sqrt / Rsqrt / Reciprocal), comparisons in the promoted dtype, logical ops, where and
+// masked_fill, clamp, activations built from AscIR ops (square, silu, gelu) and casts.
+#include <numbers>
+
+#include "autofuse/model/promotion.h"
+#include "lowerer.h"
+
+namespace af::frontend::lower_detail {
+namespace {
+
+const std::map<std::string, std::string>& UnaryOps() {
+  static const std::map<std::string, std::string> m = {
+      {"abs", "Abs"},
+      {"neg", "Neg"},
+      {"exp", "Exp"},
+      {"log", "Ln"},
+      {"sqrt", "Sqrt"},
+      {"rsqrt", "Rsqrt"},
+      {"reciprocal", "Reciprocal"},
+      {"relu", "Relu"},
+      {"sigmoid", "Sigmoid"},
+      {"tanh", "Tanh"},
+      {"erf", "Erf"},
+      {"sign", "Sign"},
+  };
+  return m;
+}
+const std::map<std::string, std::string>& BinaryOps() {
+  static const std::map<std::string, std::string> m = {
+      {"add", "Add"},         {"sub", "Sub"},         {"mul", "Mul"},
+      {"div", "Div"},         {"true_divide", "Div"}, {"maximum", "Maximum"},
+      {"minimum", "Minimum"}, {"pow", "Pow"},         {"rsub", "Sub"},
+  };
+  return m;
+}
+const std::map<std::string, std::string>& CompareOps() {
+  static const std::map<std::string, std::string> m = {
+      {"eq", "Eq"}, {"ne", "Ne"}, {"gt", "Gt"}, {"ge", "Ge"}, {"lt", "Lt"}, {"le", "Le"},
+  };
+  return m;
+}
+
+}  // namespace
+
+Layout Lowerer::BroadcastLayout(const model::Node& n, const std::vector<Emitted>& in,
+                                const std::vector<Expr>& out_shape) {
+  const std::size_t r = out_shape.size();
+  Layout out(r);
+  for (std::size_t j = 0; j < r; ++j) {
+    int cls = -1;
+    bool full = false;
+    int any = -1;
+    for (const auto& e : in) {
+      const std::size_t er = e.layout.size();
+      if (er > r) throw LowerError("AXIS_CONFLICT", n.name + ": operand of higher rank");
+      if (j + er < r) continue;
+      const Dim& d = e.layout[j + er - r];
+      if (d.cls < 0) continue;
+      if (d.full) {
+        cls = cls < 0 ? Find(d.cls) : Unify(cls, d.cls, n.name);
+        full = true;
+      } else if (any < 0) {
+        any = Find(d.cls);
+      }
+    }
+    if (!full && !IsOne(out_shape[j])) {
+      throw LowerError("AXIS_CONFLICT", n.name + ": output dim " + std::to_string(j) +
+                                            " has size " + out_shape[j].ToString() +
+                                            " but no operand spans it");
+    }
+    out[j] = full ? Dim{cls, true} : Dim{any, false};
+  }
+  return out;
+}
+
+Emitted Lowerer::Elementwise(const model::Node& n, const std::string& type, std::vector<Emitted> in,
+                             DType out_dt, const std::vector<Expr>& out_shape) {
+  const Layout l = BroadcastLayout(n, in, out_shape);
+  for (auto& e : in)
+    e = BroadcastTo(e, l);
+  return Op(type, in, out_dt, l);
+}
+
+Emitted Lowerer::Pointwise(const model::Node& n, const std::string& type,
+                           const std::vector<Operand>& ops, DType compute, DType out_dt,
+                           const std::vector<Expr>& out_shape) {
+  std::vector<Emitted> in;
+  for (const auto& op : ops) {
+    if (op.scalar) {
+      in.push_back(Scalar(op.v, compute));
+    } else {
+      in.push_back(Cast(Get(op.value), compute));
+    }
+  }
+  return Elementwise(n, type, std::move(in), out_dt, out_shape);
+}
+
+Lowerer::Operand Lowerer::OperandAt(const model::Node& n, std::size_t i, std::string_view kw) {
+  const Arg* a = ArgAt(n, i, kw);
+  if (a == nullptr) throw LowerError("UNSUPPORTED_ARG", n.name + ": missing operand");
+  return ArgOperand(n, *a);
+}
+
+Emitted Lowerer::EmitOperand(const Operand& op, DType dt) {
+  return op.scalar ? Scalar(op.v, dt) : Cast(Get(op.value), dt);
+}
+
+void Lowerer::LowerUnary(const model::Node& n) {
+  const auto& ot = OutType(n);
+  const DType cd = Compute(ot.dtype);
+  values_[n.outputs[0]] =
+      Pointwise(n, UnaryOps().at(n.op.name), {OperandAt(n, 0, "self")}, cd, cd, ot.shape);
+}
+
+void Lowerer::LowerBinary(const model::Node& n) {
+  const std::string& name = n.op.name;
+  const auto& ot = OutType(n);
+  const DType out = ot.dtype;
+  const DType cd = Compute(out);
+  const auto& shape = ot.shape;
+  if (n.Kwarg("rounding_mode") != nullptr && !n.Kwarg("rounding_mode")->IsNone())
+    throw LowerError("UNSUPPORTED_OP", n.name + ": div with a rounding mode is not lowered");
+  if (name == "div" && !ir::IsFloat(out))
+    throw LowerError("UNSUPPORTED_DTYPE", n.name + ": integer division is not lowered");
+  Operand a = OperandAt(n, 0, "self");
+  Operand b = OperandAt(n, 1, "other");
+  Emitted r;
+  if (name == "pow" && b.scalar) {
+    Emitted x = Cast(Get(a.value), cd);
+    if (b.v == 2.0) {
+      r = Op("Mul", {x, x}, cd, x.layout);
+    } else if (b.v == 0.5) {
+      r = Op("Sqrt", {x}, cd, x.layout);
+    } else if (b.v == -0.5) {
+      r = Op("Rsqrt", {x}, cd, x.layout);
+    } else if (b.v == 1.0) {
+      r = x;
+    } else if (b.v == -1.0) {
+      r = Op("Reciprocal", {x}, cd, x.layout);
+    } else {
+      r = Elementwise(n, "Pow", {x, Scalar(b.v, cd)}, cd, shape);
+    }
+    values_[n.outputs[0]] = r;
+    return;
+  }
+  const double al = FloatArg(n.Kwarg("alpha"), 1.0);
+  const bool rsub = name == "rsub";
+  Operand& scaled = rsub ? a : b;
+  Emitted ea = EmitOperand(a, cd);
+  Emitted eb = EmitOperand(b, cd);
+  if (al != 1.0) {
+    Emitted& s = rsub ? ea : eb;
+    if (scaled.scalar) {
+      s = Scalar(scaled.v * al, cd);
+    } else {
+      s = Op("Mul", {s, Scalar(al, cd)}, cd, s.layout);
+    }
+  }
+  if (rsub) std::swap(ea, eb);
+  values_[n.outputs[0]] = Elementwise(n, BinaryOps().at(name), {ea, eb}, cd, shape);
+}
+
+void Lowerer::LowerCompare(const model::Node& n) {
+  const auto& ot = OutType(n);
+  Operand a = OperandAt(n, 0, "self");
+  Operand b = OperandAt(n, 1, "other");
+  std::vector<model::PromotionOperand> po;
+  for (const auto& op : {a, b}) {
+    model::PromotionOperand p;
+    if (op.scalar) {
+      p.cls = model::PromotionOperand::Class::kScalar;
+      p.dtype = op.scalar_dtype;
+    } else {
+      p.cls = TypeOf(op.value).rank() == 0 ? model::PromotionOperand::Class::kZeroDimTensor
+                                           : model::PromotionOperand::Class::kDimTensor;
+      p.dtype = TypeOf(op.value).dtype;
+    }
+    po.push_back(p);
+  }
+  const auto common = model::ResultType(po);
+  if (!common) throw LowerError("UNSUPPORTED_DTYPE", n.name + ": no common dtype");
+  values_[n.outputs[0]] =
+      Pointwise(n, CompareOps().at(n.op.name), {a, b}, Compute(*common), DType::kBool, ot.shape);
+}
+
+void Lowerer::LowerLogical(const model::Node& n) {
+  const std::string& name = n.op.name;
+  const auto& ot = OutType(n);
+  const auto& shape = ot.shape;
+  Emitted r;
+  if (name == "logical_not" || (name == "bitwise_not" && ot.dtype == DType::kBool)) {
+    r = Pointwise(n, "LogicalNot", {OperandAt(n, 0, "self")}, DType::kBool, DType::kBool, shape);
+  } else if (name == "logical_and" || name == "logical_or") {
+    r = Pointwise(n, name == "logical_and" ? "LogicalAnd" : "LogicalOr",
+                  {OperandAt(n, 0, "self"), OperandAt(n, 1, "other")}, DType::kBool, DType::kBool,
+                  shape);
+  } else {
+    throw LowerError("UNSUPPORTED_OP", n.op.ToString() + " is not lowered to AscIR");
+  }
+  values_[n.outputs[0]] = r;
+}
+
+void Lowerer::LowerWhere(const model::Node& n) {
+  const auto& ot = OutType(n);
+  const DType cd = Compute(ot.dtype);
+  Emitted r;
+  if (n.op.name == "where") {
+    Operand c = OperandAt(n, 0, "condition");
+    if (c.scalar) throw LowerError("UNSUPPORTED_ARG", n.name + ": scalar condition");
+    Emitted ec = Cast(Get(c.value), DType::kBool);
+    r = Elementwise(
+        n, "Where",
+        {ec, EmitOperand(OperandAt(n, 1, "self"), cd), EmitOperand(OperandAt(n, 2, "other"), cd)},
+        cd, ot.shape);
+  } else {  // masked_fill
+    Operand m = OperandAt(n, 1, "mask");
+    if (m.scalar) throw LowerError("UNSUPPORTED_ARG", n.name + ": scalar mask");
+    Operand v = OperandAt(n, 2, "value");
+    Emitted ev = v.scalar ? Scalar(v.v, cd) : Cast(Get(v.value), cd);
+    r = Elementwise(
+        n, "Where",
+        {Cast(Get(m.value), DType::kBool), ev, Cast(Get(OperandAt(n, 0, "self").value), cd)}, cd,
+        ot.shape);
+  }
+  values_[n.outputs[0]] = r;
+}
+
+void Lowerer::LowerClamp(const model::Node& n) {
+  const std::string& name = n.op.name;
+  const auto& ot = OutType(n);
+  const DType cd = Compute(ot.dtype);
+  Emitted x = Cast(Get(OperandAt(n, 0, "self").value), cd);
+  const Arg* lo = name == "clamp_max" ? nullptr : ArgAt(n, 1, "min");
+  const Arg* hi =
+      name == "clamp" ? ArgAt(n, 2, "max") : (name == "clamp_max" ? ArgAt(n, 1, "max") : nullptr);
+  Emitted r = x;
+  auto bound = [&](const Arg* a, const char* type) {
+    if (a == nullptr || a->IsNone()) return;
+    Operand b = ArgOperand(n, *a);
+    Emitted eb = b.scalar ? Scalar(b.v, cd) : Cast(Get(b.value), cd);
+    r = Elementwise(n, type, {r, eb}, cd, ot.shape);
+  };
+  bound(lo, "Maximum");
+  bound(hi, "Minimum");
+  values_[n.outputs[0]] = r;
+}
+
+void Lowerer::LowerActivation(const model::Node& n) {
+  const std::string& name = n.op.name;
+  const auto& ot = OutType(n);
+  const DType cd = Compute(ot.dtype);
+  Emitted x = Cast(Get(OperandAt(n, 0, "self").value), cd);
+  const Layout& l = x.layout;
+  if (name == "square") {
+    values_[n.outputs[0]] = Op("Mul", {x, x}, cd, l);
+    return;
+  }
+  if (name == "silu") {
+    values_[n.outputs[0]] = Op("Mul", {x, Op("Sigmoid", {x}, cd, l)}, cd, l);
+    return;
+  }
+  const std::string approx = StringArg(ArgAt(n, 1, "approximate"), "none");  // gelu
+  Emitted inner;
+  if (approx == "none") {
+    inner = Op("Erf", {Op("Mul", {x, Scalar((1.0 / std::numbers::sqrt2), cd)}, cd, l)}, cd, l);
+  } else if (approx == "tanh") {
+    // tanh(sqrt(2/pi) * (x + 0.044715 x^3))
+    Emitted x3 = Op("Mul", {Op("Mul", {x, x}, cd, l), x}, cd, l);
+    Emitted s = Op("Add", {x, Op("Mul", {x3, Scalar(0.044715, cd)}, cd, l)}, cd, l);
+    inner =
+        Op("Tanh", {Op("Mul", {s, Scalar(std::sqrt(2.0 / std::numbers::pi), cd)}, cd, l)}, cd, l);
+  } else {
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": gelu approximate='" + approx + "'");
+  }
+  Emitted half_x = Op("Mul", {x, Scalar(0.5, cd)}, cd, l);
+  values_[n.outputs[0]] = Op("Mul", {half_x, Op("Add", {inner, Scalar(1.0, cd)}, cd, l)}, cd, l);
+}
+
+void Lowerer::LowerConvert(const model::Node& n) {
+  const DType out = OutType(n).dtype;
+  Emitted x = Get(OperandAt(n, 0, "self").value);
+  Emitted r;
+  if (out == x.dtype) {
+    r = x;
+  } else if (IsHalf(out) && o_.upcast_half) {
+    // round through the narrow type, as the cast asks, then keep computing in fp32
+    r = Cast(Cast(x, out), DType::kFloat32);
+  } else {
+    r = Cast(x, out);
+  }
+  values_[n.outputs[0]] = r;
+}
+
+}  // namespace af::frontend::lower_detail
