@@ -11,6 +11,7 @@
 #include "autofuse/frontend/device_facts.h"
 #include "autofuse/frontend/evaluator.h"
 #include "autofuse/frontend/lower.h"
+#include "autofuse/frontend/op_registry.h"
 #include "autofuse/support/error.h"
 
 namespace af::pipeline {
@@ -40,7 +41,7 @@ double UnfusedUs(const model::Graph& g, int id, const Options& o, const ModelClo
     if (const auto us = KernelLaunchUs(lk.graph, o, clock, &unbound, &why)) return *us;
   } catch (const std::exception&) {
   }
-  if (frontend::CheckOp(g, n).kind == frontend::OpKind::kView) return 0;
+  if (frontend::KindOfNode(n) == frontend::OpKind::kView) return 0;
   double bytes = 0;
   std::function<void(const model::Arg&)> scan = [&](const model::Arg& a) {
     if (a.IsValue()) bytes += ValueBytes(g, a.value, o.bindings);
