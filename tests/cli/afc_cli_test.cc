@@ -296,3 +296,48 @@ TEST(AfcDiff, BadInputExitsTwoWithFileAndLine) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string Golden(const std::string& rel) {
+  return (af::test::SourceDir() / "tests" / "golden" / rel).string();
+}
+
+// afc opt re-runs a golden test by hand: its RUN lines by default, or the stages given.
+TEST(Afc, OptRunsAGoldenFilesStages) {
+  Result r = Afc("opt " + Shell(Golden("tiling/sum_templates.test")));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("chosen: case 2 sum_ar_B0R0 (r_core)"));
+  EXPECT_THAT(r.out, HasSubstr("no tiling: "));
+  r = Afc("opt " + Shell(Golden("frontend/softmax.fxtest")));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Graph: "));
+  // Any AscGraph input, with the stages named on the command line, in order.
+  r = Afc("opt " + Shell(Sample()) + " --stage normalize --stage \"tile --bind s0=37,s1=1031\"");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("decision "));
+  EXPECT_THAT(r.out, HasSubstr("chosen: case 0 add_bcast_relu_B0Y0 (elementwise)"));
+  r = Afc("opt " + Shell(Sample()) + " --stage passes");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("// ---- normalize.merge_axes"));
+  r = Afc("opt " + Shell(Sample()) + " --stage codegen");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("extern \"C\" AF_TILING_EXPORT int af_compute_tiling_t("));
+}
+
+TEST(Afc, OptRefusesUnknownStagesAndMissingRunLines) {
+  Result r = Afc("opt " + Shell(Sample()) + " --stage frobnicate");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown stage 'frobnicate'"));
+  r = Afc("opt " + Shell(Sample()) + " --stage lower");  // a model-graph stage on a hint graph
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("is not a model graph"));
+  r = Afc("opt " + Shell(Sample()));  // an AscGraphDef file has no RUN lines
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no '# RUN:' line"));
+  r = Afc("opt " + Shell(Sample()) + " --stage \"tile --bind s0=x\"");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--bind s0 needs a non-negative integer"));
+}
+
+}  // namespace
