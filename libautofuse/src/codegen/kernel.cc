@@ -12,6 +12,7 @@
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "codegen_internal.h"
+#include "loop_nest.h"
 
 namespace af::codegen {
 namespace {
@@ -88,14 +89,16 @@ class KernelWriter {
       : ctx_(ctx),
         s_(ctx.s),
         c_(ctx.s.cases.at(case_index)),
-        k_(c_.tile_dim),
-        n_dims_(static_cast<int>(ctx.s.dims.size())) {}
+        nest_(ReadLoopNest(ctx.s, c_)),
+        k_(nest_.tile_dim),
+        n_dims_(k_ + static_cast<int>(nest_.inner.size())) {}
 
   std::string Write(const std::string& fn_name) {
     const auto& g = s_.graph;
-    const bool k_is_r = IsRDim(k_);
+    const bool k_is_r = nest_.tile_reduced;
     o_ << "// Impl graph " << SafeComment(c_.name) << " (" << schedule::CaseKindName(c_.kind)
-       << "): tiles dim " << k_ << " (" << SafeComment(g.FindAxis(s_.dims[k_])->name) << ").\n";
+       << "): tiles dim " << k_ << " (" << SafeComment(c_.graph.FindAxis(s_.dims[k_])->name)
+       << ").\n";
     o_ << "__aicore__ inline void " << fn_name << "(" << ctx_.ParamList() << ", GM_ADDR workspace, "
        << "const AutofuseTilingData* t) {\n";
     in_ = 1;
@@ -104,8 +107,8 @@ class KernelWriter {
       Line("const int64_t s" + std::to_string(i) + " = t->" + ctx_.SymField(i) + ";");
     }
     for (int j = 0; j < n_dims_; ++j) {
-      Line("const int64_t D" + std::to_string(j) + " = " + ctx_.Cpp(g.FindAxis(s_.dims[j])->size) +
-           ";");
+      Line("const int64_t D" + std::to_string(j) + " = " +
+           ctx_.Cpp(c_.graph.FindAxis(s_.dims[j])->size) + ";");
     }
     Line("const int64_t tile = t->" + ctx_.TileField(c_) + ";");
     Line("const int64_t tiles_per_block = t->" + ctx_.BlockField(c_) + ";");
@@ -126,9 +129,10 @@ class KernelWriter {
     // A (kept) outer loops go over cores; R outer loops run in sequence on each core.
     std::string outer = k_is_r ? "1" : "T";
     std::string r_iters = k_is_r ? "T" : "1";
-    for (int j = 0; j < k_; ++j)
-      (IsRDim(j) ? r_iters : outer) =
-          "D" + std::to_string(j) + " * " + (IsRDim(j) ? r_iters : outer);
+    for (const int j : nest_.a_outer)
+      outer = "D" + std::to_string(j) + " * " + outer;
+    for (const int j : nest_.r_outer)
+      r_iters = "D" + std::to_string(j) + " * " + r_iters;
     Line("const int64_t outer = " + outer + ";");
     if (c_.kind == schedule::CaseKind::kCommon || c_.kind == schedule::CaseKind::kRCore) {
       Line("const int64_t r_iters = " + r_iters + ";");
@@ -421,7 +425,7 @@ class KernelWriter {
 
   // One sweep: `for (ri = from; ri < to; ++ri)` with the R coordinates, then the sweep's nodes.
   void EmitSweep(int p, const std::string& from, const std::string& to) {
-    const bool k_is_r = IsRDim(k_);
+    const bool k_is_r = nest_.tile_reduced;
     const auto need = SweepNodes(p);
     Line("for (int64_t ri = " + from + "; ri < " + to + "; ++ri) {");
     ++in_;
@@ -430,9 +434,8 @@ class KernelWriter {
       Line("const int64_t iT = rrem % T;");
       Line("rrem /= T;");
     }
-    for (int j = k_ - 1; j >= 0; --j) {
-      if (!IsRDim(j)) continue;
-      const std::string J = std::to_string(j);
+    for (auto it = nest_.r_outer.rbegin(); it != nest_.r_outer.rend(); ++it) {
+      const std::string J = std::to_string(*it);
       Line("const int64_t i" + J + " = rrem % D" + J + ";");
       Line("rrem /= D" + J + ";");
     }
@@ -471,12 +474,12 @@ class KernelWriter {
   // Decomposes `var` into the A coordinates (and the tile when the tile dim is kept).
   void ACoords(const std::string& var) {
     Line("int64_t rem = " + var + ";");
-    if (!IsRDim(k_)) {
+    if (!nest_.tile_reduced) {
       Line(std::string(Pieces() && k_ == 0 ? "" : "const ") + "int64_t iT = rem % T;");
       Line("rem /= T;");
     }
-    for (int j = k_ - 1; j >= 0; --j) {
-      if (IsRDim(j)) continue;
+    for (auto it = nest_.a_outer.rbegin(); it != nest_.a_outer.rend(); ++it) {
+      const int j = *it;
       const std::string J = std::to_string(j);
       Line(std::string(Pieces() && j == 0 ? "" : "const ") + "int64_t i" + J + " = rem % D" + J +
            ";");
@@ -496,7 +499,7 @@ class KernelWriter {
       Line("  ++pc;");
       Line("}");
     }
-    if (!IsRDim(k_)) TileCoords();
+    if (!nest_.tile_reduced) TileCoords();
   }
 
   // Elements of a block with extent-1 dims `one` (rows padded), from the full tile.
@@ -1554,7 +1557,8 @@ class KernelWriter {
   const Context& ctx_;
   const schedule::ScheduleResult& s_;
   const schedule::ImplCase& c_;
-  int k_;
+  LoopNest nest_;  // the case's loops, from its impl graph
+  int k_;          // the tile dim; the dims k_ .. n_dims_ - 1 are inside the tile (nest_.inner)
   int n_dims_;
   int in_ = 0;
   bool in_r_loop_ = false;
