@@ -83,6 +83,27 @@ std::string NumberLiteral(const Node& n) {
   return std::string("(") + buf + ")";
 }
 
+// The buffer of each node's result as the case's impl graph places it (its output's queue or
+// TBuf id, which is the index into ScheduleResult::buffers; none: GM or no output). Throws
+// INTERNAL where the impl graph disagrees with the buffer plan.
+std::vector<std::optional<int>> ImplBuffers(const schedule::ScheduleResult& s,
+                                            const schedule::ImplCase& c) {
+  std::vector<std::optional<int>> own(c.graph.nodes.size());
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    const auto& outs = c.graph.nodes[i].outputs;
+    if (outs.empty()) continue;
+    const ir::Tensor& t = outs.front();
+    if (t.mem.alloc_type == ir::AllocType::kQueue) own[i] = static_cast<int>(t.que.id);
+    if (t.mem.alloc_type == ir::AllocType::kBuffer) own[i] = static_cast<int>(t.buf.id);
+    if (i >= s.placed.size() || own[i] != s.placed[i].buffer) {
+      throw CodegenError("INTERNAL", "impl graph of case " + c.name + " places node " +
+                                         SafeComment(c.graph.nodes[i].name) +
+                                         " in another buffer than the buffer plan");
+    }
+  }
+  return own;
+}
+
 class KernelWriter {
  public:
   KernelWriter(const Context& ctx, int case_index)
@@ -90,6 +111,7 @@ class KernelWriter {
         s_(ctx.s),
         c_(ctx.s.cases.at(case_index)),
         nest_(ReadLoopNest(ctx.s, c_)),
+        own_(ImplBuffers(ctx.s, c_)),
         k_(nest_.tile_dim),
         n_dims_(k_ + static_cast<int>(nest_.inner.size())) {}
 
@@ -231,7 +253,10 @@ class KernelWriter {
 
   bool Pieces() const { return s_.parts.dim == 0 && !s_.parts.lens.empty(); }
 
-  // Where node i's values live (the buffer plan).
+  // The buffer of node i's result (none: GM or no result), from the impl graph.
+  std::optional<int> Own(int i) const { return own_.at(static_cast<std::size_t>(i)); }
+
+  // Where node i's values are staged and stored from (the buffer plan).
   const schedule::NodeBuffers& Placed(int i) const {
     return s_.placed.at(static_cast<std::size_t>(i));
   }
@@ -243,7 +268,7 @@ class KernelWriter {
 
   // A node's buffer when it is a VECIN queue (a load's, freed after its last reader).
   const schedule::Buffer* InQueue(int i) const {
-    const std::optional<int> b = Placed(i).buffer;
+    const std::optional<int> b = Own(i);
     if (!b || s_.buffers[static_cast<std::size_t>(*b)].kind != BufKind::kQueueIn) return nullptr;
     return &s_.buffers[static_cast<std::size_t>(*b)];
   }
@@ -402,7 +427,7 @@ class KernelWriter {
 
   void FreePreLoads(const std::vector<int>& pre_loads) {
     for (int i : pre_loads) {
-      const auto& q = Buf(Placed(i).buffer);
+      const auto& q = Buf(Own(i));
       Line(q.Name() + ".FreeTensor(" + Var(i) + ");");
     }
   }
@@ -434,8 +459,9 @@ class KernelWriter {
       Line("const int64_t iT = rrem % T;");
       Line("rrem /= T;");
     }
-    for (auto it = nest_.r_outer.rbegin(); it != nest_.r_outer.rend(); ++it) {
-      const std::string J = std::to_string(*it);
+    for (std::size_t q = nest_.r_outer.size(); q-- > 0;) {
+      const int j = nest_.r_outer[q];
+      const std::string J = std::to_string(j);
       Line("const int64_t i" + J + " = rrem % D" + J + ";");
       Line("rrem /= D" + J + ";");
     }
@@ -478,8 +504,8 @@ class KernelWriter {
       Line(std::string(Pieces() && k_ == 0 ? "" : "const ") + "int64_t iT = rem % T;");
       Line("rem /= T;");
     }
-    for (auto it = nest_.a_outer.rbegin(); it != nest_.a_outer.rend(); ++it) {
-      const int j = *it;
+    for (std::size_t q = nest_.a_outer.size(); q-- > 0;) {
+      const int j = nest_.a_outer[q];
       const std::string J = std::to_string(j);
       Line(std::string(Pieces() && j == 0 ? "" : "const ") + "int64_t i" + J + " = rem % D" + J +
            ";");
@@ -1193,7 +1219,7 @@ class KernelWriter {
     const int params = n.inputs.at(0).node;
     const int idx = n.inputs.at(1).node;
     const ir::Tensor& it = s_.graph.nodes[idx].outputs.at(0);
-    const auto& q = Buf(Placed(i).buffer);
+    const auto& q = Buf(Own(i));
     auto attr = [&](const char* key) {
       const ir::AttrValue* a = n.FindAttr(key);
       if (const auto* e = a != nullptr ? std::get_if<Expr>(a) : nullptr) return ctx_.Cpp(*e);
@@ -1298,7 +1324,7 @@ class KernelWriter {
 
   // Allocates or fetches the UB tensor of node i's output.
   void Alloc(int i, const std::string& ty) {
-    const auto& buf = Buf(Placed(i).buffer);
+    const auto& buf = Buf(Own(i));
     if (buf.kind == BufKind::kTBuf) {
       Line("LocalTensor<" + ty + "> " + Var(i) + " = " + buf.Name() + ".Get<" + ty + ">();");
     } else {
@@ -1357,7 +1383,7 @@ class KernelWriter {
         Line("}");
         return;
       }
-      const auto& q = Buf(Placed(i).buffer);
+      const auto& q = Buf(Own(i));
       Line("LocalTensor<" + ty + "> " + Var(i) + " = " + q.Name() + ".AllocTensor<" + ty + ">();");
       EmitCopy(n, "g" + std::to_string(data), Var(i), true, ty);
       Line(q.Name() + ".EnQue(" + Var(i) + ");");
@@ -1371,7 +1397,7 @@ class KernelWriter {
       const std::string pty = CType(s_.graph.nodes[p].outputs[0].dtype);
       Line("{");
       ++in_;
-      if (Placed(p).buffer == Placed(i).store_queue) {
+      if (Own(p) == Placed(i).store_queue) {
         Line("LocalTensor<" + ty + "> so = " + Var(p) + ";");
       } else {
         Line("LocalTensor<" + ty + "> so = " + q.Name() + ".AllocTensor<" + ty + ">();");
@@ -1557,8 +1583,9 @@ class KernelWriter {
   const Context& ctx_;
   const schedule::ScheduleResult& s_;
   const schedule::ImplCase& c_;
-  LoopNest nest_;  // the case's loops, from its impl graph
-  int k_;          // the tile dim; the dims k_ .. n_dims_ - 1 are inside the tile (nest_.inner)
+  LoopNest nest_;                        // the case's loops, from its impl graph
+  std::vector<std::optional<int>> own_;  // per node: its result's buffer, from the impl graph
+  int k_;  // the tile dim; the dims k_ .. n_dims_ - 1 are inside the tile (nest_.inner)
   int n_dims_;
   int in_ = 0;
   bool in_r_loop_ = false;
