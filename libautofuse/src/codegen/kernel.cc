@@ -124,7 +124,8 @@ class KernelWriter {
     o_ << "__aicore__ inline void " << fn_name << "(" << ctx_.ParamList() << ", GM_ADDR workspace, "
        << "const AutofuseTilingData* t) {\n";
     in_ = 1;
-    if (c_.kind != schedule::CaseKind::kRCore) Line("(void)workspace;");
+    const TemplateEntry& entry = EntryOf(c_.kind);
+    if (!entry.workspace) Line("(void)workspace;");
     for (std::size_t i = 0; i < ctx_.symbols.size(); ++i) {
       Line("const int64_t s" + std::to_string(i) + " = t->" + ctx_.SymField(i) + ";");
     }
@@ -156,9 +157,7 @@ class KernelWriter {
     for (const int j : nest_.r_outer)
       r_iters = "D" + std::to_string(j) + " * " + r_iters;
     Line("const int64_t outer = " + outer + ";");
-    if (c_.kind == schedule::CaseKind::kCommon || c_.kind == schedule::CaseKind::kRCore) {
-      Line("const int64_t r_iters = " + r_iters + ";");
-    }
+    if (entry.r_iters) Line("const int64_t r_iters = " + r_iters + ";");
     Line("const int64_t blk = static_cast<int64_t>(GetBlockIdx());");
     Line("if (blk >= static_cast<int64_t>(t->block_dim)) return;");
     // GM tensors.
@@ -191,62 +190,101 @@ class KernelWriter {
     }
     // UB row pitch of full-layout tensors (elements), from the tile (not the tail).
     Line("const int64_t RA = " + std::to_string(s_.row_align) + ";");
-    if (c_.kind == schedule::CaseKind::kUnaligned) {
-      // Byte offsets of the Gather that drops the row padding of a full block: compact element
-      // e is element (e / L) * af_align(L, RA) + e % L of the padded block (written once).
-      const auto& off = Buf(s_.work.unaligned_offsets);
-      const auto& scr = Buf(s_.work.unaligned_scratch);
-      const std::string L = "D" + std::to_string(n_dims_ - 1);
-      Line("LocalTensor<uint32_t> uoff = " + off.Name() + ".Get<uint32_t>();");
-      Line("{");
-      Line("  const int64_t n_off = " + CompactElems(true) + ";");
-      Line("  for (int64_t e = 0; e < n_off; ++e) {");
-      Line("    uoff.SetValue(static_cast<uint32_t>(e), static_cast<uint32_t>(((e / " + L +
-           ") * af_align(" + L + ", RA) + e % " + L + ") * " + std::to_string(scr.esize) + "));");
-      Line("  }");
-      Line("}");
-    }
+    if (entry.prologue != nullptr) (this->*entry.prologue)();
     EmitGatherOffsets();
     EmitConcatOffsets();
-    if (c_.kind == schedule::CaseKind::kRCore) {
-      Line("(void)tiles_per_block;");
-      EmitRCore();
-      in_ = 0;
-      o_ << "}\n\n";
-      return o_.str();
-    }
-    Line("for (int64_t it = 0; it < tiles_per_block; ++it) {");
-    ++in_;
-    Line("const int64_t o = blk * tiles_per_block + it;");
-    Line("if (o >= outer) break;");
-    ACoords("o");
-    if (c_.kind == schedule::CaseKind::kCommon) {
-      EmitCommonBody();
-    } else {
-      free_at_ = ctx_.last_use;
-      if (c_.kind == schedule::CaseKind::kBrcInline) {
-        // An inlined broadcast's source is read by the broadcast's consumers.
-        for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-          if (!Inlined(static_cast<int>(i))) continue;
-          const int src = g.nodes[i].inputs.at(0).node;
-          free_at_[src] = std::max(free_at_[src], ctx_.last_use[i]);
-        }
-      }
-      if (Pieces()) {
-        EmitPieces();
-      } else {
-        for (std::size_t i = 0; i < g.nodes.size(); ++i)
-          EmitNode(static_cast<int>(i));
-      }
-    }
-    --in_;
-    Line("}");
+    (this->*entry.body)();
     in_ = 0;
     o_ << "}\n\n";
     return o_.str();
   }
 
  private:
+  // The emitter entry of one template: what its kernel declares and how it walks its tiles.
+  struct TemplateEntry {
+    schedule::CaseKind kind;
+    bool workspace;                    // reads the GM workspace
+    bool r_iters;                      // counts the reduce iterations (r_iters)
+    void (KernelWriter::*prologue)();  // written once before the tiles (may be null)
+    void (KernelWriter::*body)();      // the tiles
+  };
+
+  static const TemplateEntry& EntryOf(schedule::CaseKind kind) {
+    using K = schedule::CaseKind;
+    static const TemplateEntry kEntries[] = {
+        {K::kElementwise, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+        {K::kAllLoad, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+        {K::kCommon, false, true, nullptr, &KernelWriter::EmitCommonTiles},
+        {K::kRCore, true, true, nullptr, &KernelWriter::EmitRCoreKernel},
+        {K::kBrcInline, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+        {K::kUnaligned, false, false, &KernelWriter::EmitUnalignedOffsets,
+         &KernelWriter::EmitNodeTiles},
+        {K::kConcat, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+        {K::kConcatGather, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+    };
+    for (const auto& e : kEntries) {
+      if (e.kind == kind) return e;
+    }
+    throw CodegenError("INTERNAL", "codegen has no emitter for template " +
+                                       std::string(schedule::CaseKindName(kind)));
+  }
+
+  // Unaligned cases, once per kernel: the byte offsets of the Gather that drops the row padding
+  // of a full block (compact element e is element (e / L) * af_align(L, RA) + e % L of it).
+  void EmitUnalignedOffsets() {
+    const auto& off = Buf(s_.work.unaligned_offsets);
+    const auto& scr = Buf(s_.work.unaligned_scratch);
+    const std::string L = "D" + std::to_string(n_dims_ - 1);
+    Line("LocalTensor<uint32_t> uoff = " + off.Name() + ".Get<uint32_t>();");
+    Line("{");
+    Line("  const int64_t n_off = " + CompactElems(true) + ";");
+    Line("  for (int64_t e = 0; e < n_off; ++e) {");
+    Line("    uoff.SetValue(static_cast<uint32_t>(e), static_cast<uint32_t>(((e / " + L +
+         ") * af_align(" + L + ", RA) + e % " + L + ") * " + std::to_string(scr.esize) + "));");
+    Line("  }");
+    Line("}");
+  }
+
+  void EmitRCoreKernel() {
+    Line("(void)tiles_per_block;");
+    EmitRCore();
+  }
+
+  // The block's tiles in sequence: `per_tile` for each, after its A coordinates.
+  void EmitTileLoop(void (KernelWriter::*per_tile)()) {
+    Line("for (int64_t it = 0; it < tiles_per_block; ++it) {");
+    ++in_;
+    Line("const int64_t o = blk * tiles_per_block + it;");
+    Line("if (o >= outer) break;");
+    ACoords("o");
+    (this->*per_tile)();
+    --in_;
+    Line("}");
+  }
+
+  void EmitCommonTiles() { EmitTileLoop(&KernelWriter::EmitCommonBody); }
+  void EmitNodeTiles() { EmitTileLoop(&KernelWriter::EmitNodes); }
+
+  // Every node once per tile (each piece's under its `if` when there are pieces).
+  void EmitNodes() {
+    const auto& g = s_.graph;
+    free_at_ = ctx_.last_use;
+    if (c_.kind == schedule::CaseKind::kBrcInline) {
+      // An inlined broadcast's source is read by the broadcast's consumers.
+      for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        if (!Inlined(static_cast<int>(i))) continue;
+        const int src = g.nodes[i].inputs.at(0).node;
+        free_at_[src] = std::max(free_at_[src], ctx_.last_use[i]);
+      }
+    }
+    if (Pieces()) {
+      EmitPieces();
+    } else {
+      for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        EmitNode(static_cast<int>(i));
+    }
+  }
+
   bool IsRDim(int j) const {
     return j >= 0 && static_cast<std::size_t>(j) < s_.groups.r_dim.size() && s_.groups.r_dim[j];
   }
