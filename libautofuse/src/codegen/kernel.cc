@@ -456,7 +456,7 @@ class KernelWriter {
     free_at_.assign(static_cast<std::size_t>(n), -1);
     for (int i = 0; i < n; ++i) {
       const Node& node = g.nodes[i];
-      if (!s_.groups.r_invariant[i] || IsReduceNode(node) || s_.groups.avail[i] != level) continue;
+      if (nest_.in_reduce_loop[i] || s_.groups.avail[i] != level) continue;
       if (node.type == "Data" || node.type == "Output") continue;
       EmitNode(i);
       if (node.type == "Load" && !Placed(i).staged) pre_loads->push_back(i);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "autofuse/codegen/codegen.h"
+#include "autofuse/ir/op_registry.h"
 #include "autofuse/sym/expr.h"
 
 namespace af::codegen {
@@ -90,6 +91,26 @@ void CheckNest(const schedule::ScheduleResult& s, const schedule::ImplCase& c,
   }
 }
 
+// Which nodes run in the reduce loop `r_loop` (none: no reduce loop of its own in the graph).
+void ReadReduceLoop(const schedule::ScheduleResult& s, const schedule::ImplCase& c,
+                    std::optional<std::int64_t> r_loop, LoopNest& nest) {
+  const auto& nodes = c.graph.nodes;
+  nest.in_reduce_loop.assign(nodes.size(), false);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const bool grouped = (i < s.groups.r_invariant.size() && !s.groups.r_invariant[i]) ||
+                         ir::IsReduceOp(nodes[i].type);
+    if (!r_loop || nodes[i].sched.axis.empty()) {
+      nest.in_reduce_loop[i] = grouped;
+      continue;
+    }
+    nest.in_reduce_loop[i] = nodes[i].sched.loop_axis == *r_loop;
+    if (nest.in_reduce_loop[i] != grouped) {
+      Fail(c, "node " + nodes[i].name + " is " + (grouped ? "not " : "") +
+                  "in the reduce loop, unlike its axis group");
+    }
+  }
+}
+
 }  // namespace
 
 LoopNest ReadLoopNest(const schedule::ScheduleResult& s, const schedule::ImplCase& c) {
@@ -134,6 +155,9 @@ LoopNest ReadLoopNest(const schedule::ScheduleResult& s, const schedule::ImplCas
     nest.inner.push_back(*j);
   }
   CheckNest(s, c, nest);
+  const std::optional<std::int64_t> r_loop =
+      c.kind != schedule::CaseKind::kRCore && tile_at == 3 ? std::optional(order[2]) : std::nullopt;
+  ReadReduceLoop(s, c, r_loop, nest);
   return nest;
 }
 

@@ -18,8 +18,13 @@ struct LoopNest {
   std::vector<int> r_outer;   // reduced outer dims (in sequence), outer -> inner; tile dim excluded
   bool tile_reduced = false;  // the tile-outer loop is one of the reduced outer loops
   std::vector<int> inner;     // dims inside the tile (vectorised), the tile dim first
-  std::string tile_var;       // size variable of the tile-inner axis, e.g. "z1t_size"
-  std::string block_var;      // size variable of the block-inner axis, e.g. "z0z1Tb_size"
+  // Per node: it runs in the reduce loop (its loop axis is the reduce loop), not once per block
+  // iteration before or after it. In r_core cases, whose reduce iterations are part of the block
+  // axis, and for unscheduled nodes, from the axis groups (varying along an R dim, or a
+  // reduction).
+  std::vector<bool> in_reduce_loop;
+  std::string tile_var;   // size variable of the tile-inner axis, e.g. "z1t_size"
+  std::string block_var;  // size variable of the block-inner axis, e.g. "z0z1Tb_size"
 };
 
 // The loop nest of case `c` of `s`. The r_core template fuses kept and reduced outer loops into
