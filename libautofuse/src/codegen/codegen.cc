@@ -11,6 +11,7 @@
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/text.h"
 #include "codegen_internal.h"
+#include "loop_nest.h"
 
 namespace af::codegen {
 
@@ -183,11 +184,11 @@ std::string Context::SymField(std::size_t i) const {
 }
 
 std::string Context::TileField(const schedule::ImplCase& c) const {
-  return "c" + std::to_string(&c - s.cases.data()) + "_" + SafeIdent(c.tile_var);
+  return "c" + std::to_string(&c - s.cases.data()) + "_" + SafeIdent(ReadLoopNest(s, c).tile_var);
 }
 
 std::string Context::BlockField(const schedule::ImplCase& c) const {
-  return "c" + std::to_string(&c - s.cases.data()) + "_" + SafeIdent(c.block_var);
+  return "c" + std::to_string(&c - s.cases.data()) + "_" + SafeIdent(ReadLoopNest(s, c).block_var);
 }
 
 std::string TilingDataHeader(const Context& ctx) {
@@ -262,7 +263,7 @@ void EmitCaseParams(const Context& ctx, const att::CaseSet& set, std::size_t c,
   const auto& s = ctx.s;
   const std::string p = "  cases[" + std::to_string(c) + "].";
   o << p << "n_dims = " << s.dims.size() << ";\n";
-  o << p << "tile_dim = " << s.cases[c].tile_dim << ";\n";
+  o << p << "tile_dim = " << ReadLoopNest(s, s.cases[c]).tile_dim << ";\n";
   for (std::size_t j = 0; j < s.dims.size(); ++j)
     o << p << "dims[" << j << "] = D" << j << ";\n";
   o << p << "row_align = " << s.row_align << ";\n";

@@ -12,6 +12,7 @@
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "codegen_internal.h"
+#include "loop_nest.h"
 
 namespace af::codegen {
 namespace {
@@ -82,30 +83,55 @@ std::string NumberLiteral(const Node& n) {
   return std::string("(") + buf + ")";
 }
 
+// The buffer of each node's result as the case's impl graph places it (its output's queue or
+// TBuf id, which is the index into ScheduleResult::buffers; none: GM or no output). Throws
+// INTERNAL where the impl graph disagrees with the buffer plan.
+std::vector<std::optional<int>> ImplBuffers(const schedule::ScheduleResult& s,
+                                            const schedule::ImplCase& c) {
+  std::vector<std::optional<int>> own(c.graph.nodes.size());
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    const auto& outs = c.graph.nodes[i].outputs;
+    if (outs.empty()) continue;
+    const ir::Tensor& t = outs.front();
+    if (t.mem.alloc_type == ir::AllocType::kQueue) own[i] = static_cast<int>(t.que.id);
+    if (t.mem.alloc_type == ir::AllocType::kBuffer) own[i] = static_cast<int>(t.buf.id);
+    if (i >= s.placed.size() || own[i] != s.placed[i].buffer) {
+      throw CodegenError("INTERNAL", "impl graph of case " + c.name + " places node " +
+                                         SafeComment(c.graph.nodes[i].name) +
+                                         " in another buffer than the buffer plan");
+    }
+  }
+  return own;
+}
+
 class KernelWriter {
  public:
   KernelWriter(const Context& ctx, int case_index)
       : ctx_(ctx),
         s_(ctx.s),
         c_(ctx.s.cases.at(case_index)),
-        k_(c_.tile_dim),
-        n_dims_(static_cast<int>(ctx.s.dims.size())) {}
+        nest_(ReadLoopNest(ctx.s, c_)),
+        own_(ImplBuffers(ctx.s, c_)),
+        k_(nest_.tile_dim),
+        n_dims_(k_ + static_cast<int>(nest_.inner.size())) {}
 
   std::string Write(const std::string& fn_name) {
     const auto& g = s_.graph;
-    const bool k_is_r = IsRDim(k_);
+    const bool k_is_r = nest_.tile_reduced;
     o_ << "// Impl graph " << SafeComment(c_.name) << " (" << schedule::CaseKindName(c_.kind)
-       << "): tiles dim " << k_ << " (" << SafeComment(g.FindAxis(s_.dims[k_])->name) << ").\n";
+       << "): tiles dim " << k_ << " (" << SafeComment(c_.graph.FindAxis(s_.dims[k_])->name)
+       << ").\n";
     o_ << "__aicore__ inline void " << fn_name << "(" << ctx_.ParamList() << ", GM_ADDR workspace, "
        << "const AutofuseTilingData* t) {\n";
     in_ = 1;
-    if (c_.kind != schedule::CaseKind::kRCore) Line("(void)workspace;");
+    const TemplateEntry& entry = EntryOf(c_.kind);
+    if (!entry.workspace) Line("(void)workspace;");
     for (std::size_t i = 0; i < ctx_.symbols.size(); ++i) {
       Line("const int64_t s" + std::to_string(i) + " = t->" + ctx_.SymField(i) + ";");
     }
     for (int j = 0; j < n_dims_; ++j) {
-      Line("const int64_t D" + std::to_string(j) + " = " + ctx_.Cpp(g.FindAxis(s_.dims[j])->size) +
-           ";");
+      Line("const int64_t D" + std::to_string(j) + " = " +
+           ctx_.Cpp(c_.graph.FindAxis(s_.dims[j])->size) + ";");
     }
     Line("const int64_t tile = t->" + ctx_.TileField(c_) + ";");
     Line("const int64_t tiles_per_block = t->" + ctx_.BlockField(c_) + ";");
@@ -126,13 +152,12 @@ class KernelWriter {
     // A (kept) outer loops go over cores; R outer loops run in sequence on each core.
     std::string outer = k_is_r ? "1" : "T";
     std::string r_iters = k_is_r ? "T" : "1";
-    for (int j = 0; j < k_; ++j)
-      (IsRDim(j) ? r_iters : outer) =
-          "D" + std::to_string(j) + " * " + (IsRDim(j) ? r_iters : outer);
+    for (const int j : nest_.a_outer)
+      outer = "D" + std::to_string(j) + " * " + outer;
+    for (const int j : nest_.r_outer)
+      r_iters = "D" + std::to_string(j) + " * " + r_iters;
     Line("const int64_t outer = " + outer + ";");
-    if (c_.kind == schedule::CaseKind::kCommon || c_.kind == schedule::CaseKind::kRCore) {
-      Line("const int64_t r_iters = " + r_iters + ";");
-    }
+    if (entry.r_iters) Line("const int64_t r_iters = " + r_iters + ";");
     Line("const int64_t blk = static_cast<int64_t>(GetBlockIdx());");
     Line("if (blk >= static_cast<int64_t>(t->block_dim)) return;");
     // GM tensors.
@@ -165,69 +190,111 @@ class KernelWriter {
     }
     // UB row pitch of full-layout tensors (elements), from the tile (not the tail).
     Line("const int64_t RA = " + std::to_string(s_.row_align) + ";");
-    if (c_.kind == schedule::CaseKind::kUnaligned) {
-      // Byte offsets of the Gather that drops the row padding of a full block: compact element
-      // e is element (e / L) * af_align(L, RA) + e % L of the padded block (written once).
-      const auto& off = Buf(s_.work.unaligned_offsets);
-      const auto& scr = Buf(s_.work.unaligned_scratch);
-      const std::string L = "D" + std::to_string(n_dims_ - 1);
-      Line("LocalTensor<uint32_t> uoff = " + off.Name() + ".Get<uint32_t>();");
-      Line("{");
-      Line("  const int64_t n_off = " + CompactElems(true) + ";");
-      Line("  for (int64_t e = 0; e < n_off; ++e) {");
-      Line("    uoff.SetValue(static_cast<uint32_t>(e), static_cast<uint32_t>(((e / " + L +
-           ") * af_align(" + L + ", RA) + e % " + L + ") * " + std::to_string(scr.esize) + "));");
-      Line("  }");
-      Line("}");
-    }
+    if (entry.prologue != nullptr) (this->*entry.prologue)();
     EmitGatherOffsets();
     EmitConcatOffsets();
-    if (c_.kind == schedule::CaseKind::kRCore) {
-      Line("(void)tiles_per_block;");
-      EmitRCore();
-      in_ = 0;
-      o_ << "}\n\n";
-      return o_.str();
-    }
-    Line("for (int64_t it = 0; it < tiles_per_block; ++it) {");
-    ++in_;
-    Line("const int64_t o = blk * tiles_per_block + it;");
-    Line("if (o >= outer) break;");
-    ACoords("o");
-    if (c_.kind == schedule::CaseKind::kCommon) {
-      EmitCommonBody();
-    } else {
-      free_at_ = ctx_.last_use;
-      if (c_.kind == schedule::CaseKind::kBrcInline) {
-        // An inlined broadcast's source is read by the broadcast's consumers.
-        for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-          if (!Inlined(static_cast<int>(i))) continue;
-          const int src = g.nodes[i].inputs.at(0).node;
-          free_at_[src] = std::max(free_at_[src], ctx_.last_use[i]);
-        }
-      }
-      if (Pieces()) {
-        EmitPieces();
-      } else {
-        for (std::size_t i = 0; i < g.nodes.size(); ++i)
-          EmitNode(static_cast<int>(i));
-      }
-    }
-    --in_;
-    Line("}");
+    (this->*entry.body)();
     in_ = 0;
     o_ << "}\n\n";
     return o_.str();
   }
 
  private:
+  // The emitter entry of one template: what its kernel declares and how it walks its tiles.
+  struct TemplateEntry {
+    schedule::CaseKind kind;
+    bool workspace;                    // reads the GM workspace
+    bool r_iters;                      // counts the reduce iterations (r_iters)
+    void (KernelWriter::*prologue)();  // written once before the tiles (may be null)
+    void (KernelWriter::*body)();      // the tiles
+  };
+
+  static const TemplateEntry& EntryOf(schedule::CaseKind kind) {
+    using K = schedule::CaseKind;
+    static const TemplateEntry kEntries[] = {
+        {K::kElementwise, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+        {K::kAllLoad, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+        {K::kCommon, false, true, nullptr, &KernelWriter::EmitCommonTiles},
+        {K::kRCore, true, true, nullptr, &KernelWriter::EmitRCoreKernel},
+        {K::kBrcInline, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+        {K::kUnaligned, false, false, &KernelWriter::EmitUnalignedOffsets,
+         &KernelWriter::EmitNodeTiles},
+        {K::kConcat, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+        {K::kConcatGather, false, false, nullptr, &KernelWriter::EmitNodeTiles},
+    };
+    for (const auto& e : kEntries) {
+      if (e.kind == kind) return e;
+    }
+    throw CodegenError("INTERNAL", "codegen has no emitter for template " +
+                                       std::string(schedule::CaseKindName(kind)));
+  }
+
+  // Unaligned cases, once per kernel: the byte offsets of the Gather that drops the row padding
+  // of a full block (compact element e is element (e / L) * af_align(L, RA) + e % L of it).
+  void EmitUnalignedOffsets() {
+    const auto& off = Buf(s_.work.unaligned_offsets);
+    const auto& scr = Buf(s_.work.unaligned_scratch);
+    const std::string L = "D" + std::to_string(n_dims_ - 1);
+    Line("LocalTensor<uint32_t> uoff = " + off.Name() + ".Get<uint32_t>();");
+    Line("{");
+    Line("  const int64_t n_off = " + CompactElems(true) + ";");
+    Line("  for (int64_t e = 0; e < n_off; ++e) {");
+    Line("    uoff.SetValue(static_cast<uint32_t>(e), static_cast<uint32_t>(((e / " + L +
+         ") * af_align(" + L + ", RA) + e % " + L + ") * " + std::to_string(scr.esize) + "));");
+    Line("  }");
+    Line("}");
+  }
+
+  void EmitRCoreKernel() {
+    Line("(void)tiles_per_block;");
+    EmitRCore();
+  }
+
+  // The block's tiles in sequence: `per_tile` for each, after its A coordinates.
+  void EmitTileLoop(void (KernelWriter::*per_tile)()) {
+    Line("for (int64_t it = 0; it < tiles_per_block; ++it) {");
+    ++in_;
+    Line("const int64_t o = blk * tiles_per_block + it;");
+    Line("if (o >= outer) break;");
+    ACoords("o");
+    (this->*per_tile)();
+    --in_;
+    Line("}");
+  }
+
+  void EmitCommonTiles() { EmitTileLoop(&KernelWriter::EmitCommonBody); }
+  void EmitNodeTiles() { EmitTileLoop(&KernelWriter::EmitNodes); }
+
+  // Every node once per tile (each piece's under its `if` when there are pieces).
+  void EmitNodes() {
+    const auto& g = s_.graph;
+    free_at_ = ctx_.last_use;
+    if (c_.kind == schedule::CaseKind::kBrcInline) {
+      // An inlined broadcast's source is read by the broadcast's consumers.
+      for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        if (!Inlined(static_cast<int>(i))) continue;
+        const int src = g.nodes[i].inputs.at(0).node;
+        free_at_[src] = std::max(free_at_[src], ctx_.last_use[i]);
+      }
+    }
+    if (Pieces()) {
+      EmitPieces();
+    } else {
+      for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        EmitNode(static_cast<int>(i));
+    }
+  }
+
   bool IsRDim(int j) const {
     return j >= 0 && static_cast<std::size_t>(j) < s_.groups.r_dim.size() && s_.groups.r_dim[j];
   }
 
   bool Pieces() const { return s_.parts.dim == 0 && !s_.parts.lens.empty(); }
 
-  // Where node i's values live (the buffer plan).
+  // The buffer of node i's result (none: GM or no result), from the impl graph.
+  std::optional<int> Own(int i) const { return own_.at(static_cast<std::size_t>(i)); }
+
+  // Where node i's values are staged and stored from (the buffer plan).
   const schedule::NodeBuffers& Placed(int i) const {
     return s_.placed.at(static_cast<std::size_t>(i));
   }
@@ -239,7 +306,7 @@ class KernelWriter {
 
   // A node's buffer when it is a VECIN queue (a load's, freed after its last reader).
   const schedule::Buffer* InQueue(int i) const {
-    const std::optional<int> b = Placed(i).buffer;
+    const std::optional<int> b = Own(i);
     if (!b || s_.buffers[static_cast<std::size_t>(*b)].kind != BufKind::kQueueIn) return nullptr;
     return &s_.buffers[static_cast<std::size_t>(*b)];
   }
@@ -389,7 +456,7 @@ class KernelWriter {
     free_at_.assign(static_cast<std::size_t>(n), -1);
     for (int i = 0; i < n; ++i) {
       const Node& node = g.nodes[i];
-      if (!s_.groups.r_invariant[i] || IsReduceNode(node) || s_.groups.avail[i] != level) continue;
+      if (nest_.in_reduce_loop[i] || s_.groups.avail[i] != level) continue;
       if (node.type == "Data" || node.type == "Output") continue;
       EmitNode(i);
       if (node.type == "Load" && !Placed(i).staged) pre_loads->push_back(i);
@@ -398,7 +465,7 @@ class KernelWriter {
 
   void FreePreLoads(const std::vector<int>& pre_loads) {
     for (int i : pre_loads) {
-      const auto& q = Buf(Placed(i).buffer);
+      const auto& q = Buf(Own(i));
       Line(q.Name() + ".FreeTensor(" + Var(i) + ");");
     }
   }
@@ -421,7 +488,7 @@ class KernelWriter {
 
   // One sweep: `for (ri = from; ri < to; ++ri)` with the R coordinates, then the sweep's nodes.
   void EmitSweep(int p, const std::string& from, const std::string& to) {
-    const bool k_is_r = IsRDim(k_);
+    const bool k_is_r = nest_.tile_reduced;
     const auto need = SweepNodes(p);
     Line("for (int64_t ri = " + from + "; ri < " + to + "; ++ri) {");
     ++in_;
@@ -430,8 +497,8 @@ class KernelWriter {
       Line("const int64_t iT = rrem % T;");
       Line("rrem /= T;");
     }
-    for (int j = k_ - 1; j >= 0; --j) {
-      if (!IsRDim(j)) continue;
+    for (std::size_t q = nest_.r_outer.size(); q-- > 0;) {
+      const int j = nest_.r_outer[q];
       const std::string J = std::to_string(j);
       Line("const int64_t i" + J + " = rrem % D" + J + ";");
       Line("rrem /= D" + J + ";");
@@ -471,12 +538,12 @@ class KernelWriter {
   // Decomposes `var` into the A coordinates (and the tile when the tile dim is kept).
   void ACoords(const std::string& var) {
     Line("int64_t rem = " + var + ";");
-    if (!IsRDim(k_)) {
+    if (!nest_.tile_reduced) {
       Line(std::string(Pieces() && k_ == 0 ? "" : "const ") + "int64_t iT = rem % T;");
       Line("rem /= T;");
     }
-    for (int j = k_ - 1; j >= 0; --j) {
-      if (IsRDim(j)) continue;
+    for (std::size_t q = nest_.a_outer.size(); q-- > 0;) {
+      const int j = nest_.a_outer[q];
       const std::string J = std::to_string(j);
       Line(std::string(Pieces() && j == 0 ? "" : "const ") + "int64_t i" + J + " = rem % D" + J +
            ";");
@@ -496,7 +563,7 @@ class KernelWriter {
       Line("  ++pc;");
       Line("}");
     }
-    if (!IsRDim(k_)) TileCoords();
+    if (!nest_.tile_reduced) TileCoords();
   }
 
   // Elements of a block with extent-1 dims `one` (rows padded), from the full tile.
@@ -1190,7 +1257,7 @@ class KernelWriter {
     const int params = n.inputs.at(0).node;
     const int idx = n.inputs.at(1).node;
     const ir::Tensor& it = s_.graph.nodes[idx].outputs.at(0);
-    const auto& q = Buf(Placed(i).buffer);
+    const auto& q = Buf(Own(i));
     auto attr = [&](const char* key) {
       const ir::AttrValue* a = n.FindAttr(key);
       if (const auto* e = a != nullptr ? std::get_if<Expr>(a) : nullptr) return ctx_.Cpp(*e);
@@ -1295,7 +1362,7 @@ class KernelWriter {
 
   // Allocates or fetches the UB tensor of node i's output.
   void Alloc(int i, const std::string& ty) {
-    const auto& buf = Buf(Placed(i).buffer);
+    const auto& buf = Buf(Own(i));
     if (buf.kind == BufKind::kTBuf) {
       Line("LocalTensor<" + ty + "> " + Var(i) + " = " + buf.Name() + ".Get<" + ty + ">();");
     } else {
@@ -1354,7 +1421,7 @@ class KernelWriter {
         Line("}");
         return;
       }
-      const auto& q = Buf(Placed(i).buffer);
+      const auto& q = Buf(Own(i));
       Line("LocalTensor<" + ty + "> " + Var(i) + " = " + q.Name() + ".AllocTensor<" + ty + ">();");
       EmitCopy(n, "g" + std::to_string(data), Var(i), true, ty);
       Line(q.Name() + ".EnQue(" + Var(i) + ");");
@@ -1368,7 +1435,7 @@ class KernelWriter {
       const std::string pty = CType(s_.graph.nodes[p].outputs[0].dtype);
       Line("{");
       ++in_;
-      if (Placed(p).buffer == Placed(i).store_queue) {
+      if (Own(p) == Placed(i).store_queue) {
         Line("LocalTensor<" + ty + "> so = " + Var(p) + ";");
       } else {
         Line("LocalTensor<" + ty + "> so = " + q.Name() + ".AllocTensor<" + ty + ">();");
@@ -1554,7 +1621,9 @@ class KernelWriter {
   const Context& ctx_;
   const schedule::ScheduleResult& s_;
   const schedule::ImplCase& c_;
-  int k_;
+  LoopNest nest_;                        // the case's loops, from its impl graph
+  std::vector<std::optional<int>> own_;  // per node: its result's buffer, from the impl graph
+  int k_;  // the tile dim; the dims k_ .. n_dims_ - 1 are inside the tile (nest_.inner)
   int n_dims_;
   int in_ = 0;
   bool in_r_loop_ = false;
