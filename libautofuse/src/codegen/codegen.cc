@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "af_cpu/launch_abi.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/text.h"
@@ -375,8 +376,9 @@ void EmitSolve(const Context& ctx, const att::CaseSet& set, std::ostringstream& 
   o << "  t->workspace_bytes = best.workspace_bytes;\n  return 0;\n}\n\n";
 }
 
-// The exported entry points (af_compute_tiling_t with the optional decision cache,
-// af_compute_tiling, af_workspace_bytes, af_tiling_data_size, af_num_symbols).
+// The exported entry points, with the names and signatures af_cpu/launch_abi.h declares
+// (af_compute_tiling_t with the optional decision cache, af_compute_tiling, af_workspace_bytes,
+// af_tiling_data_size, af_num_symbols).
 void EmitEntryPoints(const Context& ctx, std::ostringstream& o) {
   const std::size_t nsym = ctx.symbols.size();
   if (ctx.tiling.cache) {
@@ -388,7 +390,8 @@ void EmitEntryPoints(const Context& ctx, std::ostringstream& o) {
          "thread_local AfTilingCacheEntry af_cache[8];\nthread_local unsigned af_cache_next = 0;\n"
          "}  // namespace\n\n";
   }
-  o << "extern \"C\" AF_TILING_EXPORT int af_compute_tiling_t(const int64_t* syms, uint32_t nsyms, "
+  o << "extern \"C\" AF_TILING_EXPORT int " AF_COMPUTE_TILING_SYMBOL
+       "(const int64_t* syms, uint32_t nsyms, "
        "uint32_t core_num, uint64_t ub_size, int32_t forced_case, int32_t forced_template, "
        "void* out, uint64_t out_size) {\n";
   if (ctx.tiling.cache) {
@@ -418,17 +421,21 @@ void EmitEntryPoints(const Context& ctx, std::ostringstream& o) {
     o << "  return af_solve_tiling(syms, nsyms, core_num, ub_size, forced_case, forced_template, "
          "out, out_size);\n}\n\n";
   }
-  o << "extern \"C\" AF_TILING_EXPORT int af_compute_tiling(const int64_t* syms, uint32_t nsyms, "
+  o << "extern \"C\" AF_TILING_EXPORT int " AF_COMPUTE_TILING_CASE_SYMBOL
+       "(const int64_t* syms, uint32_t nsyms, "
        "uint32_t core_num, uint64_t ub_size, int32_t forced_case, void* out, uint64_t out_size) "
-       "{\n  return af_compute_tiling_t(syms, nsyms, core_num, ub_size, forced_case, -1, out, "
+       "{\n  return " AF_COMPUTE_TILING_SYMBOL
+       "(syms, nsyms, core_num, ub_size, forced_case, -1, out, "
        "out_size);\n}\n\n";
-  o << "extern \"C\" AF_TILING_EXPORT uint64_t af_workspace_bytes(const void* tiling) {\n"
+  o << "extern \"C\" AF_TILING_EXPORT uint64_t " AF_WORKSPACE_BYTES_SYMBOL
+       "(const void* tiling) {\n"
        "  return static_cast<uint64_t>(static_cast<const AutofuseTilingData*>(tiling)->"
        "workspace_bytes);\n}\n";
-  o << "extern \"C\" AF_TILING_EXPORT uint64_t af_tiling_data_size(void) { return "
+  o << "extern \"C\" AF_TILING_EXPORT uint64_t " AF_TILING_SIZE_SYMBOL
+       "(void) { return "
        "sizeof(AutofuseTilingData); }\n";
-  o << "extern \"C\" AF_TILING_EXPORT uint32_t af_num_symbols(void) { return " << ctx.symbols.size()
-    << "u; }\n";
+  o << "extern \"C\" AF_TILING_EXPORT uint32_t " AF_NUM_SYMBOLS_SYMBOL "(void) { return "
+    << ctx.symbols.size() << "u; }\n";
 }
 
 }  // namespace
