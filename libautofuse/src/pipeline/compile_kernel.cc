@@ -1,6 +1,7 @@
 // The per-kernel stages (see compile_kernel.h).
 #include "autofuse/pipeline/compile_kernel.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -22,9 +23,7 @@ void Dump(const Options& o, const std::string& stage, const std::string& text) {
 }
 
 bool AllBound(const std::vector<std::string>& symbols, const sym::Bindings& b) {
-  for (const auto& s : symbols)
-    if (!b.contains(s)) return false;
-  return true;
+  return std::ranges::all_of(symbols, [&b](const std::string& s) { return b.contains(s); });
 }
 
 std::string Cycles(double v) {
