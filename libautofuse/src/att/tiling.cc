@@ -288,22 +288,28 @@ class PerfNodeBuilder {
   // `split` counts that dim alone).
   void GatherNodes(const PerfNode& base) {
     Vec(base, af_tiling::kApiGather, base.esize, base.one_mask);
-    std::uint32_t hide_all = base.one_mask;
-    for (int m = c_.tile_dim; m <= last_; ++m)
-      hide_all |= 1u << m;
+    OffsetBuildNodes(base, last_, 8);
+  }
+
+  // A Gather's offsets, built once per core: the first elements by scalar code (the mask hides
+  // dims tile_dim..upto), then doubling Adds over int32 along dims upto..tile_dim, innermost
+  // first (the innermost from `innermost_doubling` elements, the others from 1).
+  void OffsetBuildNodes(const PerfNode& base, int upto, std::int32_t innermost_doubling) {
     PerfNode sc;
     sc.kind = af_tiling::kNodeScalar;
-    sc.one_mask = hide_all;
+    sc.one_mask = base.one_mask;
+    for (int m = c_.tile_dim; m <= upto; ++m)
+      sc.one_mask |= 1u << m;
     sc.max_tile = 1;
     out_.push_back(sc);
-    for (int j = last_; j >= c_.tile_dim; --j) {
+    for (int j = upto; j >= c_.tile_dim; --j) {
       std::uint32_t hide = 0;
       for (int m = c_.tile_dim; m < j; ++m)
         hide |= 1u << m;
       PerfNode* a = Vec(base, af_tiling::kApiAdds, 4, base.one_mask | hide, j + 1);
       a->once = 1;
       a->max_tile = 1;
-      a->doubling = j == last_ ? 8 : 1;
+      a->doubling = j == upto ? innermost_doubling : 1;
       a->when = af_tiling::kWhenVarying;
       a->sweeps = 1;
     }
@@ -341,24 +347,7 @@ class PerfNodeBuilder {
     }
     if (c_.kind != schedule::CaseKind::kConcatGather) return;
     Vec(base, af_tiling::kApiGather, base.esize, base.one_mask);
-    PerfNode sc;
-    sc.kind = af_tiling::kNodeScalar;
-    sc.one_mask = base.one_mask;
-    for (int m = c_.tile_dim; m < last_; ++m)
-      sc.one_mask |= 1u << m;
-    sc.max_tile = 1;
-    out_.push_back(sc);
-    for (int j = last_ - 1; j >= c_.tile_dim; --j) {
-      std::uint32_t hide = 0;
-      for (int m = c_.tile_dim; m < j; ++m)
-        hide |= 1u << m;
-      PerfNode* a = Vec(base, af_tiling::kApiAdds, 4, base.one_mask | hide, j + 1);
-      a->once = 1;
-      a->max_tile = 1;
-      a->doubling = 1;
-      a->when = af_tiling::kWhenVarying;
-      a->sweeps = 1;
-    }
+    OffsetBuildNodes(base, last_ - 1, 1);
   }
 
   // Comparisons and Where/Select: whole 256-byte repeats, counts rounded up to 128 elements
