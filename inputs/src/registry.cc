@@ -94,7 +94,6 @@ pipeline::GraphEstimate EstimateModelGraph(const Probe& p, const pipeline::Optio
   pipeline::Options o = options;
   for (const auto& [k, v] : pipeline::BindCaseInputs(*in.model, p.path()))
     o.bindings.emplace(k, v);
-  o.build = false;  // the model needs schedules and tilings, not binaries
   in.path = p.path();
   return pipeline::Estimate(pipeline::Compile(std::move(in), o), o);
 }
@@ -236,9 +235,7 @@ void FillReport(const pipeline::CompileResult& r, const pipeline::Options& optio
     }
     return;
   }
-  const Probe probe(r.input);
-  const std::string& format = Recognise(probe).name;
-  if (format == "torch_compile_debug" || format == "ir_post_fusion")
+  if (r.format == "torch_compile_debug" || r.format == "ir_post_fusion")
     AddInductorGroupings(r.input, options, out);
 }
 

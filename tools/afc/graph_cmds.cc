@@ -121,7 +121,6 @@ int RunEstimate(const EstimateOptions& opts) {
     if (const char* v = std::getenv(env); v != nullptr) pipeline::ParseFlags(v, &o.flags);
   pipeline::ParseFlags(opts.common.flags, &o.flags);
   pipeline::ParseBindings(opts.common.bind, &o.bindings);
-  o.build = false;  // the model needs schedules and tilings, not binaries
   const pipeline::GraphEstimate e = inputs::Estimate(opts.common.input, o);
   if (opts.common.json) {
     std::cout << pipeline::EstimateJson(e);

@@ -62,6 +62,7 @@ FrontEnd RunFrontEnd(Input& in, const Options& options, CompileResult* r) {
 CompileResult Compile(Input in, const Options& options) {
   CompileResult r;
   r.input = in.path;
+  r.format = in.format;
   r.framework_groups = in.framework_groups;
   r.fallbacks = std::move(in.fallbacks);
   // ---- import: the input registry read the file before this call

@@ -36,6 +36,7 @@ struct FrontEnd {
 
 struct CompileResult {
   std::string input;
+  std::string format;                 // the input registry's name for the input's format
   std::optional<FrontEnd> front_end;  // model-graph inputs
   // For model graphs one Kernel per fused kernel, in the order of front_end->fusion.kernels.
   std::vector<Kernel> kernels;
