@@ -9,6 +9,8 @@ PACKAGES=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
+  # the device check of generated kernels (scripts/device_check.py): clang and clang-query
+  clang clang-tools
   python3 python3-numpy python3-torch
   # afviewer (Qt 6 viewer). libqt6opengl6-dev: Debian 12's Qt6Charts CMake config needs Qt6OpenGL's.
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libqscintilla2-qt6-dev libgraphviz-dev

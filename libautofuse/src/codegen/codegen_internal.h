@@ -39,6 +39,8 @@ struct Context {
 };
 
 std::string KernelSource(const Context& ctx);
+// Whether a case of the kernel synchronises all cores (then its kernel type is mixed).
+bool KernelSyncsAllCores(const Context& ctx);
 std::string TilingDataHeader(const Context& ctx);
 std::string TilingSource(const Context& ctx);
 std::string InferShapeSource(const Context& ctx);

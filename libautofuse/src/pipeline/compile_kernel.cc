@@ -86,7 +86,9 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
       src.reserve(k.code.files.size());
       for (const auto& f : k.code.files)
         src.push_back({f.name, f.text});
-      k.library = toolchain::CompileKernel(src, k.code.main_file, options.compile);
+      toolchain::CompileOptions compile = options.compile;
+      compile.bisheng_arch = toolchain::BishengArch(profile.npu_arch, k.code.mixed);
+      k.library = toolchain::CompileKernel(src, k.code.main_file, compile);
       times->compile += Ms(t0, Clock::now());
       Dump(options, "compile", k.code.kernel_name + ": built");
     }

@@ -33,6 +33,8 @@ int IndexFlag(const Options& o, const char* name, const char* what) {
 
 codegen::TilingOptions TilingOptionsFrom(const Options& o, const hw::Profile& profile) {
   codegen::TilingOptions t;
+  t.core_num = profile.vector_cores;
+  t.ub_size = static_cast<std::uint64_t>(profile.ub_bytes);
   t.solver = att::SolverOptionsFrom(o.flags, profile);
   if (const auto it = o.flags.find("autofuse_enable_tiling_cache"); it != o.flags.end()) {
     const std::string& v = it->second;

@@ -461,16 +461,17 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
   WriteFileAtomic(folder, kCommandFile, JoinQuoted(shown) + "\n");
 
   if (!FindProgram("bisheng").empty()) {
-    WriteFileAtomic(folder, kBishengScript,
-                    "#!/bin/sh\n"
-                    "# Builds this kernel for an Ascend device with CANN's bisheng. Written by\n"
-                    "# autofuse and NOT tested by it (no CANN or NPU there); see "
-                    "docs/toolchain.md.\n"
-                    "# Needs ASCEND_HOME_PATH (source CANN's set_env.sh first).\n"
-                    "set -e\n"
-                    "cd \"$(dirname \"$0\")\"\n" +
-                        BishengCommandLine(main_file) + "\n",
-                    true);
+    WriteFileAtomic(
+        folder, kBishengScript,
+        "#!/bin/sh\n"
+        "# Builds this kernel for an Ascend device with CANN's bisheng. Written by\n"
+        "# autofuse and NOT tested by it (no CANN or NPU there); see "
+        "docs/toolchain.md.\n"
+        "# Needs ASCEND_HOME_PATH (source CANN's set_env.sh first).\n"
+        "set -e\n"
+        "cd \"$(dirname \"$0\")\"\n" +
+            BishengCommandLine(main_file, BishengOptions{.arch = options.bisheng_arch}) + "\n",
+        true);
   }
 
   const fs::path tmp = folder / (std::string(kLibraryName) + ".tmp." + UniqueSuffix());
@@ -526,6 +527,22 @@ std::string ShellQuote(const std::string& arg) {
     }
   }
   return out + "'";
+}
+
+std::string BishengArch(const std::string& npu_arch, bool mixed) {
+  // dav-c220 is the Atlas A2/A3 AI Core (DAV_C220, NPU arch 2201), dav-c310 the Ascend 950's
+  // (DAV_C310, NPU arch 3510): the __DAV_C220__/__DAV_C310__ and __NPU_ARCH__ values of CANN's
+  // public AscendC headers (docs/toolchain.md).
+  std::string base;
+  if (npu_arch == "dav-2201") {
+    base = "dav-c220";
+  } else if (npu_arch == "dav-3510") {
+    base = "dav-c310";
+  } else {
+    throw std::invalid_argument("no bisheng core architecture is known for NPU arch '" + npu_arch +
+                                "'");
+  }
+  return mixed ? base : base + "-vec";
 }
 
 std::string BishengCommandLine(const std::string& main_file, const BishengOptions& o) {

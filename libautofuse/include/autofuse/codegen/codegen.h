@@ -29,6 +29,9 @@ struct GeneratedKernel {
   std::vector<std::string> symbols;  // size symbols in tiling-data order
   std::vector<int> input_nodes;      // Data nodes of the hint graph in parameter order
   std::vector<int> output_nodes;     // Output nodes of the hint graph in parameter order
+  // The kernel type the kernel declares: a template that synchronises all cores (r_core's hard
+  // SyncAll) makes it KERNEL_TYPE_MIX_AIV_1_0, else KERNEL_TYPE_AIV_ONLY.
+  bool mixed = false;
 };
 
 // Raised when the schedule holds something codegen cannot emit yet; `code` is a reason code.
@@ -47,6 +50,10 @@ class CodegenError : public std::runtime_error {
 struct TilingOptions {
   af_tiling::SolverOptions solver;
   bool cache = false;
+  // The profile's vector cores and UB bytes: what inductor_npu_ext's AutofuseTiling entry uses
+  // (it passes no core count or UB size of its own).
+  std::uint32_t core_num = 0;
+  std::uint64_t ub_size = 0;
 };
 
 GeneratedKernel Generate(const ir::Graph& hint, const schedule::ScheduleResult& s,

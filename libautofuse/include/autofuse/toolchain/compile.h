@@ -50,6 +50,8 @@ struct CompileOptions {
   std::string std = "c++17";
   // The compiler is killed (its whole process group) after this many seconds.
   int timeout_s = 300;
+  // The --cce-aicore-arch of the bisheng_command.sh written next to the sources (BishengArch).
+  std::string bisheng_arch = "dav-c220-vec";
 };
 
 // Something outside the kernel source went wrong: no compiler, cache not writable, dlopen failed.
@@ -154,6 +156,12 @@ struct BishengOptions {
   std::string object = "kernel.o";
 };
 std::string BishengCommandLine(const std::string& main_file, const BishengOptions& options = {});
+
+// The bisheng core architecture of a kernel: the profile's NPU arch ("dav-2201": Atlas A2/A3,
+// "dav-3510": Ascend 950) and whether the kernel is of a mixed type (MIX_AIV_1_0 needs the mixed
+// arch, which builds the AI Core's cube and vector parts; "-vec" builds the vector core only).
+// Throws std::invalid_argument for an arch it does not know.
+std::string BishengArch(const std::string& npu_arch, bool mixed);
 
 // Quotes `arg` for a POSIX shell when it contains anything but [A-Za-z0-9_./=:+,@%-].
 std::string ShellQuote(const std::string& arg);

@@ -4,6 +4,17 @@
 
 #include <cstdint>
 
+#if defined(AF_DEVICE_CHECK)
+// The clang device check (scripts/device_check.sh, docs/toolchain.md): a kernel is only
+// syntax-checked, with GM and UB pointers in real address spaces (so a plain-pointer cast of a
+// GM address fails, as under CANN's compiler) and device functions annotated, so that a
+// clang-query matcher can find calls from device code to functions that are not __aicore__.
+// AF_CPU_RUNTIME stays undefined: the CPU entry points drop out, as under CANN's compiler.
+#define __global__ __attribute__((annotate("af_global")))
+#define __aicore__ __attribute__((annotate("af_aicore")))
+#define __gm__ __attribute__((address_space(1)))
+#define __ubuf__ __attribute__((address_space(6)))
+#else
 // Defined when kernels are built against autofuse's CPU runtime (guards AF_DEFINE_LAUNCH).
 #define AF_CPU_RUNTIME 1
 
@@ -12,16 +23,16 @@
 #define __aicore__
 #define __gm__
 #define __ubuf__
+#endif
 #define __inout_pipe__(pipe)
 #define __in_pipe__(pipe)
 #define __out_pipe__(pipe)
 
 // Kernel parameters are raw byte pointers into Global Memory.
-#define GM_ADDR uint8_t*
+#define GM_ADDR __gm__ uint8_t*
 
-// Kernel-type annotations are accepted and ignored (every block runs as an AI Vector core).
-#define KERNEL_TASK_TYPE_DEFAULT(type)
-#define KERNEL_TASK_TYPE(key, type)
+// Kernel types (KERNEL_TASK_TYPE_DEFAULT), tiling registration and tiling keys are in
+// af_cpu/kernel_conventions.h. Every block runs as an AI Vector core.
 #define ASCEND_IS_AIV true
 #define ASCEND_IS_AIC false
 

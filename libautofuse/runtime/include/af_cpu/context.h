@@ -80,6 +80,9 @@ struct LaunchState {
   uint32_t resident = 1;  // blocks that run concurrently (worker threads)
   uint64_t ub_bytes = 0;
   std::vector<GmRegion> gm;
+  const uint8_t* tiling = nullptr;  // the launch's tiling data (GET_TILING_DATA reads it)
+  uint64_t tiling_size = 0;
+  uint64_t tiling_key = 0;  // TILING_KEY_VAR: from the tiling data's AfTilingHeader
 
   // SyncAll barrier.
   std::mutex mu;

@@ -252,9 +252,9 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
   af_cpu::Enter(api);
   af_cpu::CheckCopyCount<T>(api, count);
   dst.AfCheckAligned(api, "dst");
-  af_cpu::CheckGmAligned(api, "src", src.GetPhyAddr());
+  af_cpu::CheckGmAligned(api, "src", src.AfHostPtr());
   if (count == 0) return;
-  af_cpu::CopyGmToUbRows(api, dst, src.GetPhyAddr(), 1, uint64_t{count} * sizeof(T), 0, 0);
+  af_cpu::CopyGmToUbRows(api, dst, src.AfHostPtr(), 1, uint64_t{count} * sizeof(T), 0, 0);
 }
 
 template <typename T>
@@ -264,9 +264,9 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
   af_cpu::Enter(api);
   af_cpu::CheckCopyCount<T>(api, count);
   src.AfCheckAligned(api, "src");
-  af_cpu::CheckGmAligned(api, "dst", dst.GetPhyAddr());
+  af_cpu::CheckGmAligned(api, "dst", dst.AfHostPtr());
   if (count == 0) return;
-  af_cpu::CopyUbToGmRows(api, dst.GetPhyAddr(), src, 1, uint64_t{count} * sizeof(T), 0, 0);
+  af_cpu::CopyUbToGmRows(api, dst.AfHostPtr(), src, 1, uint64_t{count} * sizeof(T), 0, 0);
 }
 
 template <typename T>
@@ -290,9 +290,9 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
   af_cpu::Enter(api);
   af_cpu::CheckCopyParams(api, p);
   dst.AfCheckAligned(api, "dst");
-  af_cpu::CheckGmAligned(api, "src", src.GetPhyAddr());
+  af_cpu::CheckGmAligned(api, "src", src.AfHostPtr());
   const uint64_t row = uint64_t{p.blockLen} * af_cpu::kBlockBytes;
-  af_cpu::CopyGmToUbRows(api, dst, src.GetPhyAddr(), p.blockCount, row,
+  af_cpu::CopyGmToUbRows(api, dst, src.AfHostPtr(), p.blockCount, row,
                          row + uint64_t{p.srcStride} * af_cpu::kBlockBytes,
                          row + uint64_t{p.dstStride} * af_cpu::kBlockBytes);
 }
@@ -304,9 +304,9 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
   af_cpu::Enter(api);
   af_cpu::CheckCopyParams(api, p);
   src.AfCheckAligned(api, "src");
-  af_cpu::CheckGmAligned(api, "dst", dst.GetPhyAddr());
+  af_cpu::CheckGmAligned(api, "dst", dst.AfHostPtr());
   const uint64_t row = uint64_t{p.blockLen} * af_cpu::kBlockBytes;
-  af_cpu::CopyUbToGmRows(api, dst.GetPhyAddr(), src, p.blockCount, row,
+  af_cpu::CopyUbToGmRows(api, dst.AfHostPtr(), src, p.blockCount, row,
                          row + uint64_t{p.srcStride} * af_cpu::kBlockBytes,
                          row + uint64_t{p.dstStride} * af_cpu::kBlockBytes);
 }
@@ -337,7 +337,7 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
   if constexpr (mode != PaddingMode::Normal) {
     af_cpu::Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
   }
-  af_cpu::PadGmToUb("DataCopyPad", dst, src.GetPhyAddr(), p.blockCount, p.blockLen, p.srcStride,
+  af_cpu::PadGmToUb("DataCopyPad", dst, src.AfHostPtr(), p.blockCount, p.blockLen, p.srcStride,
                     p.dstStride, pad.isPad, pad.leftPadding, pad.rightPadding, pad.paddingValue);
 }
 
@@ -347,7 +347,7 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
   if constexpr (mode != PaddingMode::Normal) {
     af_cpu::Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
   }
-  af_cpu::PadUbToGm("DataCopyPad", dst.GetPhyAddr(), src, p.blockCount, p.blockLen, p.srcStride,
+  af_cpu::PadUbToGm("DataCopyPad", dst.AfHostPtr(), src, p.blockCount, p.blockLen, p.srcStride,
                     p.dstStride);
 }
 
@@ -361,7 +361,7 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
     af_cpu::Fail("DataCopyPad",
                  "DataCopyPadParams::paddingValue must be 0 (use DataCopyPadExtParams)");
   }
-  af_cpu::PadGmToUb("DataCopyPad", dst, src.GetPhyAddr(), p.blockCount, p.blockLen, p.srcStride,
+  af_cpu::PadGmToUb("DataCopyPad", dst, src.AfHostPtr(), p.blockCount, p.blockLen, p.srcStride,
                     p.dstStride, pad.isPad, pad.leftPadding, pad.rightPadding, T(0));
 }
 
@@ -371,7 +371,7 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
   if constexpr (mode != PaddingMode::Normal) {
     af_cpu::Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
   }
-  af_cpu::PadUbToGm("DataCopyPad", dst.GetPhyAddr(), src, p.blockCount, p.blockLen, p.srcStride,
+  af_cpu::PadUbToGm("DataCopyPad", dst.AfHostPtr(), src, p.blockCount, p.blockLen, p.srcStride,
                     p.dstStride);
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -19,6 +20,7 @@
 
 #include "af_cpu/config.h"
 #include "af_cpu/context.h"
+#include "af_cpu/kernel_conventions.h"
 #include "af_cpu/launch_abi.h"
 #include "af_cpu/sync.h"
 
@@ -86,6 +88,15 @@ inline std::string PrepareLaunch(const AfLaunchArgs* a, const char* default_name
   }
   if (!add(a->workspace, a->workspace_size, "workspace")) return "workspace is NULL but sized";
   if (!add(a->tiling, a->tiling_size, "tiling")) return "tiling is NULL but sized";
+  st->tiling = a->tiling;
+  st->tiling_size = a->tiling_size;
+  // The tiling key travels in the tiling data's header (AfTilingHeader), where our tiling
+  // function writes it; CANN's launcher sets g_tilingKey from the host's SetTilingKey instead.
+  if (a->tiling != nullptr && a->tiling_size >= sizeof(AfTilingHeader)) {
+    AfTilingHeader h{};
+    std::memcpy(&h, a->tiling, sizeof h);
+    st->tiling_key = h.tiling_key;
+  }
   return "";
 }
 
@@ -228,6 +239,32 @@ inline int Launch(void (*kernel)(P...), AfLaunchArgs* a, const char* name = "ker
   }
   return RunBlocks(a, name,
                    [kernel, a] { CallKernel(kernel, a, std::index_sequence_for<P...>{}); });
+}
+
+// inductor_npu_ext's AutofuseLaunch on the CPU: one launch of `kernel` with the wrapper's GM
+// buffers, workspace and tiling data (sizes computed by the generated entry from the tiling data).
+// The UB given to each block is the tiling's own UB total (rounded up to a DataBlock). A failure
+// is printed to stderr, as the wrapper has no error text to read.
+template <typename... P>
+inline int64_t LaunchNpuExt(void (*kernel)(P...), const char* name, uint32_t block_dim,
+                            uint8_t* const* gm, const uint64_t* gm_sizes, uint32_t num_gm,
+                            uint8_t* workspace, uint64_t workspace_size, uint8_t* tiling,
+                            uint64_t tiling_size, uint64_t ub_bytes) {
+  AfLaunchArgs a{};
+  a.abi_version = AF_LAUNCH_ABI_VERSION;
+  a.block_dim = block_dim;
+  a.ub_bytes = AlignUp(std::max<uint64_t>(ub_bytes, kBlockBytes), kBlockBytes);
+  a.num_gm = num_gm;
+  a.gm_ptrs = const_cast<uint8_t**>(gm);
+  a.gm_sizes = gm_sizes;
+  a.workspace = workspace;
+  a.workspace_size = workspace != nullptr ? workspace_size : 0;
+  a.tiling = tiling;
+  a.tiling_size = tiling_size;
+  a.kernel_name = name;
+  const int rc = Launch(kernel, &a, name);
+  if (rc != AF_STATUS_OK) std::fprintf(stderr, "[autofuse] AutofuseLaunch: %s\n", a.error);
+  return rc;
 }
 
 }  // namespace af_cpu

@@ -1,6 +1,6 @@
 // Block identity and synchronisation: GetBlockIdx/GetBlockNum, PipeBarrier and SetFlag/WaitFlag
 // (program order already serialises pipes on the CPU; flags are checked for a matching SetFlag),
-// and SyncAll, a real barrier across all blocks of the launch; trap(), which stops the kernel.
+// and SyncAll, a real barrier across all blocks of the launch; Trap(), which stops the kernel.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 
 #include "af_cpu/config.h"
 #include "af_cpu/context.h"
+#include "af_cpu/kernel_conventions.h"
 #include "af_cpu/pipe.h"
 #include "af_cpu/tensor.h"
 
@@ -107,6 +108,7 @@ __aicore__ inline void WaitFlag(int32_t eventID) {
 
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll() {
+  af_cpu::CheckHardSyncAllowed("SyncAll");
   af_cpu::Barrier("SyncAll");
 }
 
@@ -116,7 +118,7 @@ __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
                                const LocalTensor<int32_t>& ubWorkspace,
                                const int32_t usedCores = 0) {
   af_cpu::BlockCtx& c = af_cpu::Ctx("SyncAll");
-  af_cpu::CheckGm("SyncAll", "gmWorkspace", gmWorkspace.GetPhyAddr(), sizeof(int32_t), true);
+  af_cpu::CheckGm("SyncAll", "gmWorkspace", gmWorkspace.AfHostPtr(), sizeof(int32_t), true);
   ubWorkspace.AfCheckRange("SyncAll", "ubWorkspace", 0, sizeof(int32_t));
   if (usedCores != 0 && static_cast<uint32_t>(usedCores) != c.launch->block_dim) {
     af_cpu::Fail("SyncAll", "usedCores " + std::to_string(usedCores) +
@@ -125,10 +127,10 @@ __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
   af_cpu::Barrier("SyncAll");
 }
 
-// trap(): the kernel stops here (the device intrinsic raises an exception on the core). Generated
-// kernels call it when a Gather index is out of range.
-[[noreturn]] inline void trap() {
-  af_cpu::Fail("trap", "the kernel called trap(): a Gather index is outside the gathered dim");
+// Trap(): the kernel stops here (on the device the core raises an exception). Generated kernels
+// call it when a Gather index is out of range.
+[[noreturn]] __aicore__ inline void Trap() {
+  af_cpu::Fail("Trap", "the kernel called Trap(): a Gather index is outside the gathered dim");
 }
 
 }  // namespace AscendC

@@ -184,26 +184,31 @@ class GlobalTensor {
 
   T GetValue(uint64_t offset) const {
     af_cpu::Enter("GlobalTensor::GetValue");
-    af_cpu::CheckGm("GlobalTensor::GetValue", "tensor", ptr_ + offset, sizeof(T), false);
+    af_cpu::CheckGm("GlobalTensor::GetValue", "tensor", AfHostPtr() + offset, sizeof(T), false);
     T v;
-    std::memcpy(&v, ptr_ + offset, sizeof(T));
+    std::memcpy(&v, AfHostPtr() + offset, sizeof(T));
     return v;
   }
   void SetValue(uint64_t offset, const T& value) const {
     af_cpu::Enter("GlobalTensor::SetValue");
-    af_cpu::CheckGm("GlobalTensor::SetValue", "tensor", ptr_ + offset, sizeof(T), true);
-    std::memcpy(ptr_ + offset, &value, sizeof(T));
+    af_cpu::CheckGm("GlobalTensor::SetValue", "tensor", AfHostPtr() + offset, sizeof(T), true);
+    std::memcpy(AfHostPtr() + offset, &value, sizeof(T));
   }
 
   __gm__ T* GetPhyAddr() const { return ptr_; }
   __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
   uint64_t GetSize() const { return size_; }
 
+  // Runtime-only: the buffer as a host pointer. A C-style cast, because it also converts out of
+  // the __gm__ address space in the clang device check (AF_DEVICE_CHECK), where reinterpret_cast
+  // may not.
+  T* AfHostPtr() const { return (T*)ptr_; }  // NOLINT(google-readability-casting)
+
   template <CacheRwMode rwMode = CacheRwMode::RW>
   void SetL2CacheHint(CacheMode /*mode*/) {}
 
  private:
-  T* ptr_ = nullptr;
+  __gm__ T* ptr_ = nullptr;
   uint64_t size_ = 0;
 };
 
