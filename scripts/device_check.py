@@ -7,13 +7,18 @@ would build here and fail under CANN's compiler. This check parses each kernel w
 runtime's AF_DEVICE_CHECK mode (libautofuse/runtime/include/af_cpu/config.h): __gm__ and __ubuf__
 are real address spaces (clang rejects a reinterpret_cast out of one), and __aicore__/__global__
 are annotations that a clang-query matcher checks: inside a device function, every call must go to
-another __aicore__ function, to the AscendC API or to a constexpr function.
+another __aicore__ function, to the AscendC API, to a constexpr function or to a built-in.
 
 Usage:
   device_check.py --afc build/bin/afc GRAPH...     generate each hint graph's kernel (afc opt
                                                    --stage codegen) and check it
   device_check.py --dir DIR...                     check every *_kernel.cc under DIR (e.g. the
                                                    --out folder of afc compile)
+  device_check.py --afc build/bin/afc --self-test GRAPH
+                                                   the check must fail on two planted slips in
+                                                   GRAPH's kernel (a host-only helper, a plain
+                                                   pointer cast of the GM tiling argument) and pass
+                                                   on the kernel as generated
 Prints one line per kernel and a summary "device check: N/M kernels ok"; exits 1 when any fails.
 """
 
@@ -32,12 +37,12 @@ RUNTIME = ROOT / "libautofuse" / "runtime" / "include"
 
 # Inside a function annotated by __aicore__/__global__, in the kernel's own files (the runtime is
 # included as a system header), a call whose callee is neither annotated, nor in namespace
-# AscendC, nor constexpr.
+# AscendC, nor constexpr, nor a compiler built-in (implicitly declared).
 MATCHER = (
     'match callExpr(unless(isExpansionInSystemHeader()), '
     'hasAncestor(functionDecl(hasAttr("attr::Annotate"))), '
     'callee(functionDecl(unless(anyOf(hasAttr("attr::Annotate"), '
-    'hasAncestor(namespaceDecl(hasName("AscendC"))), isConstexpr())))))'
+    'hasAncestor(namespaceDecl(hasName("AscendC"))), isConstexpr(), isImplicit())))))'
 )
 
 
@@ -89,12 +94,56 @@ def generate(afc, graph, dest):
     return None
 
 
+def self_test(query_tool, afc, graph, runtime):
+    """Plants two slips the check must catch; returns 0 when it catches both and passes the rest."""
+    with tempfile.TemporaryDirectory(prefix="af-device-check-self-") as tmp:
+        d = pathlib.Path(tmp)
+        err = generate(afc, graph, d)
+        if err:
+            print("FAIL %s: %s" % (graph, err))
+            return 1
+        kernel = sorted(d.glob("*_kernel.cc"))[0]
+        header = sorted(d.glob("*_tiling_data.h"))[0]
+        ok, msg = check_kernel(query_tool, kernel, runtime)
+        if not ok:
+            print("FAIL the kernel as generated: " + msg)
+            return 1
+        src, hdr = kernel.read_text(), header.read_text()
+        slips = [
+            ("a host-only helper", header,
+             hdr.replace("__aicore__ static inline int64_t af_ceildiv",
+                         "static inline int64_t af_ceildiv"), "not __aicore__"),
+            ("a plain pointer cast of the GM tiling argument", kernel,
+             src.replace("GET_TILING_DATA(t, tiling);",
+                         "const AutofuseTilingData t = "
+                         "*reinterpret_cast<const AutofuseTilingData*>(tiling);"),
+             "reinterpret_cast"),
+        ]
+        status = 0
+        for name, path, text, expect in slips:
+            original = path.read_text()
+            if text == original:
+                print("FAIL cannot plant %s: the generated text changed" % name)
+                status = 1
+                continue
+            path.write_text(text)
+            ok, msg = check_kernel(query_tool, kernel, runtime)
+            path.write_text(original)
+            if ok or expect not in msg:
+                print("FAIL the check missed %s (%s)" % (name, msg))
+                status = 1
+            else:
+                print("ok   caught %s" % name)
+        return status
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--afc", help="afc, to generate the kernels of GRAPH arguments")
     ap.add_argument("--dir", action="append", default=[], help="folder of generated sources")
     ap.add_argument("--runtime", default=str(RUNTIME), help="the CPU runtime's include folder")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--self-test", action="store_true", help="plant slips in GRAPH's kernel")
     ap.add_argument("graphs", nargs="*")
     args = ap.parse_args()
     query_tool = find_tool(["clang-query", "clang-query-14", "clang-query-15", "clang-query-16"])
@@ -105,6 +154,12 @@ def main():
     if args.graphs and not args.afc:
         print("device check: GRAPH arguments need --afc", file=sys.stderr)
         return 2
+
+    if args.self_test:
+        if len(args.graphs) != 1:
+            print("device check: --self-test takes one GRAPH", file=sys.stderr)
+            return 2
+        return self_test(query_tool, args.afc, args.graphs[0], args.runtime)
 
     failures = []
     kernels = []
@@ -129,14 +184,13 @@ def main():
                 print("%s %s%s" % ("ok  " if ok else "FAIL", src, "" if ok else ": " + msg))
                 if not ok:
                     failures.append((src, msg))
+    kernel_sources = {src for src, _ in kernels}
     for src, msg in failures:
-        if not any(src == k for k, _ in kernels):
+        if src not in kernel_sources:  # a graph or folder that gave no kernel
             print("FAIL %s: %s" % (src, msg))
-    total = len(kernels)
-    bad = len([1 for src, _ in failures])
-    print("device check: %d/%d kernels ok" % (total - len([f for f in failures if any(
-        f[0] == k for k, _ in kernels)]), total))
-    return 1 if bad else 0
+    bad_kernels = len([1 for src, _ in failures if src in kernel_sources])
+    print("device check: %d/%d kernels ok" % (len(kernels) - bad_kernels, len(kernels)))
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

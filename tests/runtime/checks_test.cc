@@ -329,6 +329,7 @@ TEST(ChecksTest, ViolationInOneBlockStopsTheLaunch) {
 TEST(ChecksTest, SyncAllMismatchIsReported) {
   auto r = RunKernel(
       [] {
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
         if (GetBlockIdx() != 1) SyncAll();
       },
       {}, 3);

@@ -112,6 +112,7 @@ TEST(LaunchTest, SyncAllExchangesPartialsBetweenBlocks) {
     std::vector<float> out(kBlocks * 2, 0.0f);
     const auto r = RunKernel(
         [&] {
+          KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
           TPipe pipe;
           TBuf<TPosition::VECCALC> b;
           TBuf<TPosition::VECCALC> w;

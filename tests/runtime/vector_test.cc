@@ -218,7 +218,7 @@ void AllScalar() {
       "Mins", [s](auto& o, auto& x, int32_t n) { AscendC::Mins(o, x, s, n); },
       [](float x) { return x <= 3.0f ? x : 3.0f; }, -100, 100);
   CheckUnary<T>(
-      "LeakyRelu", [](auto& o, auto& x, int32_t n) { AscendC::LeakyRelu(o, x, 0.25f, n); },
+      "LeakyRelu", [](auto& o, auto& x, int32_t n) { AscendC::LeakyRelu(o, x, T(0.25f), n); },
       [](float x) { return x >= 0 ? x : x * 0.25f; }, -100, 100);
 }
 

@@ -88,6 +88,7 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
         src.push_back({f.name, f.text});
       toolchain::CompileOptions compile = options.compile;
       compile.bisheng_arch = toolchain::BishengArch(profile.npu_arch, k.code.mixed);
+      compile.npu_arch = toolchain::NpuArchNumber(profile.npu_arch);
       k.library = toolchain::CompileKernel(src, k.code.main_file, compile);
       times->compile += Ms(t0, Clock::now());
       Dump(options, "compile", k.code.kernel_name + ": built");

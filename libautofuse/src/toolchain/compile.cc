@@ -410,6 +410,9 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
   // Everything on the command line except the paths inside the cache folder.
   std::vector<std::string> flags = {"-std=" + options.std};
   flags.insert(flags.end(), options.flags.begin(), options.flags.end());
+  // The AI Core architecture, as CANN's compiler defines it for --npu-arch (the runtime's API
+  // signatures follow it).
+  flags.push_back("-D__NPU_ARCH__=" + std::to_string(options.npu_arch));
   for (const char* f : {"-shared", "-fPIC", "-pthread", "-fdiagnostics-color=never"})
     flags.emplace_back(f);
 
@@ -460,18 +463,19 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
   shown.push_back(so.string());
   WriteFileAtomic(folder, kCommandFile, JoinQuoted(shown) + "\n");
 
+  BishengOptions bisheng_options;
+  bisheng_options.arch = options.bisheng_arch;
   if (!FindProgram("bisheng").empty()) {
-    WriteFileAtomic(
-        folder, kBishengScript,
-        "#!/bin/sh\n"
-        "# Builds this kernel for an Ascend device with CANN's bisheng. Written by\n"
-        "# autofuse and NOT tested by it (no CANN or NPU there); see "
-        "docs/toolchain.md.\n"
-        "# Needs ASCEND_HOME_PATH (source CANN's set_env.sh first).\n"
-        "set -e\n"
-        "cd \"$(dirname \"$0\")\"\n" +
-            BishengCommandLine(main_file, BishengOptions{.arch = options.bisheng_arch}) + "\n",
-        true);
+    WriteFileAtomic(folder, kBishengScript,
+                    "#!/bin/sh\n"
+                    "# Builds this kernel for an Ascend device with CANN's bisheng. Written by\n"
+                    "# autofuse and NOT tested by it (no CANN or NPU there); see "
+                    "docs/toolchain.md.\n"
+                    "# Needs ASCEND_HOME_PATH (source CANN's set_env.sh first).\n"
+                    "set -e\n"
+                    "cd \"$(dirname \"$0\")\"\n" +
+                        BishengCommandLine(main_file, bisheng_options) + "\n",
+                    true);
   }
 
   const fs::path tmp = folder / (std::string(kLibraryName) + ".tmp." + UniqueSuffix());
@@ -527,6 +531,16 @@ std::string ShellQuote(const std::string& arg) {
     }
   }
   return out + "'";
+}
+
+int NpuArchNumber(const std::string& npu_arch) {
+  const std::string prefix = "dav-";
+  const std::string digits = npu_arch.substr(std::min(prefix.size(), npu_arch.size()));
+  if (npu_arch.rfind(prefix, 0) != 0 || digits.empty() || digits.size() > 6 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    throw std::invalid_argument("NPU arch '" + npu_arch + "' is not of the form dav-<number>");
+  }
+  return std::stoi(digits);
 }
 
 std::string BishengArch(const std::string& npu_arch, bool mixed) {

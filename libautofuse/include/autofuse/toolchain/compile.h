@@ -50,6 +50,8 @@ struct CompileOptions {
   std::string std = "c++17";
   // The compiler is killed (its whole process group) after this many seconds.
   int timeout_s = 300;
+  // __NPU_ARCH__ for the kernel: 2201 (Atlas A2/A3) or 3510 (Ascend 950); NpuArchNumber.
+  int npu_arch = 2201;
   // The --cce-aicore-arch of the bisheng_command.sh written next to the sources (BishengArch).
   std::string bisheng_arch = "dav-c220-vec";
 };
@@ -162,6 +164,10 @@ std::string BishengCommandLine(const std::string& main_file, const BishengOption
 // arch, which builds the AI Core's cube and vector parts; "-vec" builds the vector core only).
 // Throws std::invalid_argument for an arch it does not know.
 std::string BishengArch(const std::string& npu_arch, bool mixed);
+
+// The __NPU_ARCH__ number of a profile's NPU arch ("dav-2201" -> 2201); throws
+// std::invalid_argument for another form.
+int NpuArchNumber(const std::string& npu_arch);
 
 // Quotes `arg` for a POSIX shell when it contains anything but [A-Za-z0-9_./=:+,@%-].
 std::string ShellQuote(const std::string& arg);

@@ -28,6 +28,13 @@
 #define __in_pipe__(pipe)
 #define __out_pipe__(pipe)
 
+// The AI Core architecture the kernel is built for, as CANN's compiler defines it: 2201 for the
+// Atlas A2/A3 (dav-2201), 3510 for the Ascend 950 (dav-3510). The toolchain passes the profile's;
+// without one, the A2's. API signatures that differ between the two follow it.
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+
 // Kernel parameters are raw byte pointers into Global Memory.
 #define GM_ADDR __gm__ uint8_t*
 

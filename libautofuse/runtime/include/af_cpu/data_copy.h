@@ -31,10 +31,16 @@ struct DataCopyParams {
   uint16_t dstStride = 0;
 };
 
+// The strides are int64_t on the 950 and uint32_t before it (CANN's kernel_struct_data_copy.h).
+#if __NPU_ARCH__ == 3510
+using AfExtStride = int64_t;
+#else
+using AfExtStride = uint32_t;
+#endif
 struct DataCopyExtParams {
   DataCopyExtParams() = default;
-  DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn,
-                    const uint32_t dstStrideIn, const uint32_t rsvIn)
+  DataCopyExtParams(const uint16_t count, const uint32_t len, const AfExtStride srcStrideIn,
+                    const AfExtStride dstStrideIn, const uint32_t rsvIn)
       : blockCount(count),
         blockLen(len),
         srcStride(srcStrideIn),
@@ -42,8 +48,8 @@ struct DataCopyExtParams {
         rsv(rsvIn) {}
   uint16_t blockCount = 1;
   uint32_t blockLen = 0;
-  uint32_t srcStride = 0;
-  uint32_t dstStride = 0;
+  AfExtStride srcStride = 0;
+  AfExtStride dstStride = 0;
   uint32_t rsv = 0;
 };
 
@@ -71,7 +77,19 @@ struct DataCopyPadParams {
   uint64_t paddingValue = 0;
 };
 
+#if __NPU_ARCH__ == 3510
 enum class PaddingMode : uint8_t { Normal = 0, Compact };
+// DataCopyPad's template head: the 950 adds a PaddingMode (CANN's
+// kernel_operator_data_copy_intf.h).
+#define AF_CPU_PAD_TEMPLATE template <typename T, PaddingMode mode = PaddingMode::Normal>
+#define AF_CPU_PAD_COMPACT_CHECK()                                       \
+  if constexpr (mode != PaddingMode::Normal) {                           \
+    af_cpu::Fail("DataCopyPad", "PaddingMode::Compact is not modelled"); \
+  }
+#else
+#define AF_CPU_PAD_TEMPLATE template <typename T>
+#define AF_CPU_PAD_COMPACT_CHECK()
+#endif
 
 }  // namespace AscendC
 
@@ -331,32 +349,26 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>&
 
 // ---- DataCopyPad: byte-granular rows ----
 
-template <typename T, PaddingMode mode = PaddingMode::Normal>
+AF_CPU_PAD_TEMPLATE
 __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                    const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad) {
-  if constexpr (mode != PaddingMode::Normal) {
-    af_cpu::Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
-  }
+  AF_CPU_PAD_COMPACT_CHECK()
   af_cpu::PadGmToUb("DataCopyPad", dst, src.AfHostPtr(), p.blockCount, p.blockLen, p.srcStride,
                     p.dstStride, pad.isPad, pad.leftPadding, pad.rightPadding, pad.paddingValue);
 }
 
-template <typename T, PaddingMode mode = PaddingMode::Normal>
+AF_CPU_PAD_TEMPLATE
 __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                                    const DataCopyExtParams& p) {
-  if constexpr (mode != PaddingMode::Normal) {
-    af_cpu::Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
-  }
+  AF_CPU_PAD_COMPACT_CHECK()
   af_cpu::PadUbToGm("DataCopyPad", dst.AfHostPtr(), src, p.blockCount, p.blockLen, p.srcStride,
                     p.dstStride);
 }
 
-template <typename T, PaddingMode mode = PaddingMode::Normal>
+AF_CPU_PAD_TEMPLATE
 __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                    const DataCopyParams& p, const DataCopyPadParams& pad) {
-  if constexpr (mode != PaddingMode::Normal) {
-    af_cpu::Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
-  }
+  AF_CPU_PAD_COMPACT_CHECK()
   if (pad.paddingValue != 0) {
     af_cpu::Fail("DataCopyPad",
                  "DataCopyPadParams::paddingValue must be 0 (use DataCopyPadExtParams)");
@@ -365,12 +377,10 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
                     p.dstStride, pad.isPad, pad.leftPadding, pad.rightPadding, T(0));
 }
 
-template <typename T, PaddingMode mode = PaddingMode::Normal>
+AF_CPU_PAD_TEMPLATE
 __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                                    const DataCopyParams& p) {
-  if constexpr (mode != PaddingMode::Normal) {
-    af_cpu::Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
-  }
+  AF_CPU_PAD_COMPACT_CHECK()
   af_cpu::PadUbToGm("DataCopyPad", dst.AfHostPtr(), src, p.blockCount, p.blockLen, p.srcStride,
                     p.dstStride);
 }

@@ -89,14 +89,20 @@ inline void CheckHardSyncAllowed(const char* api) {
   }
 }
 
-inline uint64_t CurrentTilingKey() {
+__aicore__ inline uint64_t CurrentTilingKey() {
   return Ctx("TILING_KEY_IS").launch->tiling_key;
 }
 
-// GET_TILING_DATA: copies the kernel's tiling struct out of the launch's tiling buffer.
+// GET_TILING_DATA: copies the kernel's tiling struct out of the launch's tiling buffer. Like
+// CurrentTilingKey it stands for device code (__aicore__), as the macros expand in the kernel.
 template <typename T>
-inline T ReadTilingData(const uint8_t* tiling) {
+__aicore__ inline T ReadTilingData(GM_ADDR gm_tiling) {
   static_assert(std::is_trivially_copyable_v<T>, "tiling data must be trivially copyable");
+#if defined(AF_DEVICE_CHECK)
+  const auto* tiling = (const uint8_t*)gm_tiling;  // NOLINT(google-readability-casting)
+#else
+  const uint8_t* tiling = gm_tiling;
+#endif
   const BlockCtx& c = Ctx("GET_TILING_DATA");
   if (tiling == nullptr) Fail("GET_TILING_DATA", "the tiling argument is NULL");
   if (tiling != c.launch->tiling) {

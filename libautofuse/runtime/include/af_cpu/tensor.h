@@ -69,10 +69,13 @@ class LocalTensor {
     std::memcpy(&v, p, sizeof(T));
     return v;
   }
-  void SetValue(uint32_t index, const T& value) const {
+  // As CANN's: the value's type S is a template parameter, converted to the element type.
+  template <typename S>
+  void SetValue(const uint32_t index, const S value) const {
     af_cpu::Enter("LocalTensor::SetValue");
     uint8_t* p = AfElem("LocalTensor::SetValue", index);
-    std::memcpy(p, &value, sizeof(T));
+    const T v = static_cast<T>(value);
+    std::memcpy(p, &v, sizeof(T));
   }
   T& operator()(uint32_t index) const {
     af_cpu::Enter("LocalTensor::operator()");
@@ -199,10 +202,17 @@ class GlobalTensor {
   __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
   uint64_t GetSize() const { return size_; }
 
-  // Runtime-only: the buffer as a host pointer. A C-style cast, because it also converts out of
-  // the __gm__ address space in the clang device check (AF_DEVICE_CHECK), where reinterpret_cast
-  // may not.
-  T* AfHostPtr() const { return (T*)ptr_; }  // NOLINT(google-readability-casting)
+  // Runtime-only: the buffer as a host pointer. In the clang device check (AF_DEVICE_CHECK) the
+  // buffer is in the __gm__ address space, which only a C-style cast converts out of.
+#if defined(AF_DEVICE_CHECK)
+  T* AfHostPtr() const {
+    return (T*)ptr_;
+  }  // NOLINT(google-readability-casting)
+#else
+  T* AfHostPtr() const {
+    return ptr_;
+  }
+#endif
 
   template <CacheRwMode rwMode = CacheRwMode::RW>
   void SetL2CacheHint(CacheMode /*mode*/) {}

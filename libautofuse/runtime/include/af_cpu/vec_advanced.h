@@ -31,6 +31,15 @@ struct PowerConfig {
 };
 inline constexpr PowerConfig defaultPowerConfig{};
 
+#if __NPU_ARCH__ == 3510
+// Tanh's algorithm choice, a template argument on the 950 only (CANN's tanh_utils.h).
+enum class TanhAlgo { INTRINSIC = 0, SUBSECTION_COMPENSATION };
+struct TanhConfig {
+  TanhAlgo algo = TanhAlgo::INTRINSIC;
+};
+inline constexpr TanhConfig DEFAULT_TANH_CONFIG = {TanhAlgo::INTRINSIC};
+#endif
+
 }  // namespace AscendC
 
 namespace af_cpu {
@@ -155,6 +164,31 @@ inline void PowerTensor(const char* operand, const AscendC::LocalTensor<T>& dst,
                           AfFn##Name);                                                            \
   }
 
+// The same without a config template parameter (Sigmoid, Sign; Tanh before the 950).
+#define AF_CPU_ADVANCED_UNARY_PLAIN(Name)                                                         \
+  template <typename T, bool isReuseSource = false>                                               \
+  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,   \
+                              const LocalTensor<uint8_t>& sharedTmpBuffer,                        \
+                              const uint32_t calCount) {                                          \
+    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, sharedTmpBuffer, calCount, AfFn##Name);    \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false>                                               \
+  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,   \
+                              const LocalTensor<uint8_t>& sharedTmpBuffer) {                      \
+    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(),      \
+                          AfFn##Name);                                                            \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false>                                               \
+  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,   \
+                              const uint32_t calCount) {                                          \
+    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, af_cpu::NoTmp{}, calCount, AfFn##Name);    \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false>                                               \
+  __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) { \
+    af_cpu::AdvancedUnary(#Name, dstTensor, srcTensor, af_cpu::NoTmp{}, srcTensor.GetSize(),      \
+                          AfFn##Name);                                                            \
+  }
+
 namespace AscendC {
 
 inline float AfFnSigmoid(float x) {
@@ -170,10 +204,14 @@ inline float AfFnSign(float x) {
   return af_cpu::SignF(x);
 }
 
-AF_CPU_ADVANCED_UNARY(Sigmoid, typename AfUnused = void)
-AF_CPU_ADVANCED_UNARY(Tanh, typename AfUnused = void)
+AF_CPU_ADVANCED_UNARY_PLAIN(Sigmoid)
+#if __NPU_ARCH__ == 3510
+AF_CPU_ADVANCED_UNARY(Tanh, const TanhConfig& config = DEFAULT_TANH_CONFIG)
+#else
+AF_CPU_ADVANCED_UNARY_PLAIN(Tanh)
+#endif
 AF_CPU_ADVANCED_UNARY(Erf, const ErfConfig& config = defaultErfConfig)
-AF_CPU_ADVANCED_UNARY(Sign, typename AfUnused = void)
+AF_CPU_ADVANCED_UNARY_PLAIN(Sign)
 
 // ---- Power(dst, src0Tensor, src1Tensor) ----
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>

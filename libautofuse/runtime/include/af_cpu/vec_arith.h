@@ -142,35 +142,55 @@ inline T FloatUnary(T x, Fn fn) {
 
 namespace AscendC {
 
+#if __NPU_ARCH__ == 3510
+// The 950's count forms of these unary APIs take a config template argument (CANN's
+// kernel_operator_vec_unary_intf.h); its algorithm choices are not modelled: every config
+// computes the exact function, so only the defaults are given.
+struct ExpConfig {};
+inline constexpr ExpConfig DEFAULT_EXP_CONFIG{};
+struct LnConfig {};
+inline constexpr LnConfig DEFAULT_LN_CONFIG{};
+struct ReciprocalConfig {};
+inline constexpr ReciprocalConfig DEFAULT_RECIPROCAL_CONFIG{};
+struct RsqrtConfig {};
+inline constexpr RsqrtConfig DEFAULT_RSQRT_CONFIG{};
+struct SqrtConfig {};
+inline constexpr SqrtConfig DEFAULT_SQRT_CONFIG{};
+#endif
+
+}  // namespace AscendC
+
+namespace AscendC {
+
 // ---- binary ----
 
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                            const LocalTensor<T>& src1, const int32_t& count) {
   af_cpu::BinaryLoop("Add", dst, src0, src1, count, [](T a, T b) { return af_cpu::AddV(a, b); });
 }
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                            const LocalTensor<T>& src1, const int32_t& count) {
   af_cpu::BinaryLoop("Sub", dst, src0, src1, count, [](T a, T b) { return af_cpu::SubV(a, b); });
 }
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                            const LocalTensor<T>& src1, const int32_t& count) {
   af_cpu::BinaryLoop("Mul", dst, src0, src1, count, [](T a, T b) { return af_cpu::MulV(a, b); });
 }
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                            const LocalTensor<T>& src1, const int32_t& count) {
   af_cpu::BinaryLoop("Div", dst, src0, src1, count,
                      [](T a, T b) { return af_cpu::DivV("Div", a, b); });
 }
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                            const LocalTensor<T>& src1, const int32_t& count) {
   af_cpu::BinaryLoop("Max", dst, src0, src1, count, [](T a, T b) { return af_cpu::MaxV(a, b); });
 }
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                            const LocalTensor<T>& src1, const int32_t& count) {
   af_cpu::BinaryLoop("Min", dst, src0, src1, count, [](T a, T b) { return af_cpu::MinV(a, b); });
@@ -180,44 +200,44 @@ __aicore__ inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0
 
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                            const af_cpu::NoDeduceT<T>& scalarValue, const int32_t& count) {
+                            const T& scalarValue, const int32_t& count) {
   const T s = scalarValue;
   af_cpu::UnaryLoop("Adds", dst, src, count, [s](T a) { return af_cpu::AddV(a, s); });
 }
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Subs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                            const af_cpu::NoDeduceT<T>& scalarValue, const int32_t& count) {
+                            const T& scalarValue, const int32_t& count) {
   const T s = scalarValue;
   af_cpu::UnaryLoop("Subs", dst, src, count, [s](T a) { return af_cpu::SubV(a, s); });
 }
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                            const af_cpu::NoDeduceT<T>& scalarValue, const int32_t& count) {
+                            const T& scalarValue, const int32_t& count) {
   const T s = scalarValue;
   af_cpu::UnaryLoop("Muls", dst, src, count, [s](T a) { return af_cpu::MulV(a, s); });
 }
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                            const af_cpu::NoDeduceT<T>& scalarValue, const int32_t& count) {
+                            const T& scalarValue, const int32_t& count) {
   const T s = scalarValue;
   af_cpu::UnaryLoop("Divs", dst, src, count, [s](T a) { return af_cpu::DivV("Divs", a, s); });
 }
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                            const af_cpu::NoDeduceT<T>& scalarValue, const int32_t& count) {
+                            const T& scalarValue, const int32_t& count) {
   const T s = scalarValue;
   af_cpu::UnaryLoop("Maxs", dst, src, count, [s](T a) { return af_cpu::MaxV(a, s); });
 }
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                            const af_cpu::NoDeduceT<T>& scalarValue, const int32_t& count) {
+                            const T& scalarValue, const int32_t& count) {
   const T s = scalarValue;
   af_cpu::UnaryLoop("Mins", dst, src, count, [s](T a) { return af_cpu::MinV(a, s); });
 }
 // dst = src >= 0 ? src : src * scalarValue
 template <typename T, bool isSetMask = true>
 __aicore__ inline void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                                 const af_cpu::NoDeduceT<T>& scalarValue, const int32_t& count) {
+                                 const T& scalarValue, const int32_t& count) {
   af_cpu::RequireFloat<T>("LeakyRelu");
   const float s = af_cpu::F(static_cast<T>(scalarValue));
   af_cpu::UnaryLoop("LeakyRelu", dst, src, count, [s](T a) {
@@ -226,9 +246,9 @@ __aicore__ inline void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>
 }
 // dst = src * scalarValue + dst, computed in float with one rounding (dst may be float while src
 // is half).
-template <typename T, typename U, bool isSetMask = true>
+template <typename T, typename U>
 __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
-                            const af_cpu::NoDeduceT<U> scalarValue, const int32_t& count) {
+                            const U& scalarValue, const int32_t& count) {
   af_cpu::RequireFloat<T>("Axpy");
   af_cpu::RequireFloat<U>("Axpy");
   const char* api = "Axpy";
@@ -250,7 +270,7 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
 
 // ---- unary ----
 
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const int32_t& count) {
   af_cpu::UnaryLoop("Abs", dst, src, count, [](T a) {
@@ -263,7 +283,7 @@ __aicore__ inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     }
   });
 }
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                             const int32_t& count) {
   af_cpu::UnaryLoop("Relu", dst, src, count, [](T a) {
@@ -276,21 +296,33 @@ __aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src
     }
   });
 }
-template <typename T, bool isSetMask = true>
+#if __NPU_ARCH__ == 3510
+template <typename T, const ExpConfig& config = DEFAULT_EXP_CONFIG>
+#else
+template <typename T>
+#endif
 __aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const int32_t& count) {
   af_cpu::RequireFloat<T>("Exp");
   af_cpu::UnaryLoop("Exp", dst, src, count,
                     [](T a) { return af_cpu::FloatUnary(a, [](float x) { return std::exp(x); }); });
 }
-template <typename T, bool isSetMask = true>
+#if __NPU_ARCH__ == 3510
+template <typename T, const LnConfig& config = DEFAULT_LN_CONFIG>
+#else
+template <typename T>
+#endif
 __aicore__ inline void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                           const int32_t& count) {
   af_cpu::RequireFloat<T>("Ln");
   af_cpu::UnaryLoop("Ln", dst, src, count,
                     [](T a) { return af_cpu::FloatUnary(a, [](float x) { return std::log(x); }); });
 }
-template <typename T, bool isSetMask = true>
+#if __NPU_ARCH__ == 3510
+template <typename T, const SqrtConfig& config = DEFAULT_SQRT_CONFIG>
+#else
+template <typename T>
+#endif
 __aicore__ inline void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                             const int32_t& count) {
   af_cpu::RequireFloat<T>("Sqrt");
@@ -298,7 +330,11 @@ __aicore__ inline void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src
     return af_cpu::FloatUnary(a, [](float x) { return std::sqrt(x); });
   });
 }
-template <typename T, bool isSetMask = true>
+#if __NPU_ARCH__ == 3510
+template <typename T, const RsqrtConfig& config = DEFAULT_RSQRT_CONFIG>
+#else
+template <typename T>
+#endif
 __aicore__ inline void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                              const int32_t& count) {
   af_cpu::RequireFloat<T>("Rsqrt");
@@ -306,7 +342,11 @@ __aicore__ inline void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& sr
     return af_cpu::FloatUnary(a, [](float x) { return 1.0f / std::sqrt(x); });
   });
 }
-template <typename T, bool isSetMask = true>
+#if __NPU_ARCH__ == 3510
+template <typename T, const ReciprocalConfig& config = DEFAULT_RECIPROCAL_CONFIG>
+#else
+template <typename T>
+#endif
 __aicore__ inline void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                   const int32_t& count) {
   af_cpu::RequireFloat<T>("Reciprocal");
@@ -316,8 +356,8 @@ __aicore__ inline void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T
 
 // ---- fill ----
 
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const af_cpu::NoDeduceT<T>& scalarValue,
+template <typename T>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue,
                                  const int32_t& count) {
   const char* api = "Duplicate";
   af_cpu::BlockCtx& c = af_cpu::Enter(api);
@@ -332,19 +372,19 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const af_cpu::NoDedu
 
 // ---- bitwise (integer types) ----
 
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const int32_t& count) {
   static_assert(af_cpu::kIsIntLike<T>, "Not is defined for integer types");
   af_cpu::UnaryLoop("Not", dst, src, count, [](T a) { return static_cast<T>(~a); });
 }
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                            const LocalTensor<T>& src1, const int32_t& count) {
   static_assert(af_cpu::kIsIntLike<T>, "And is defined for integer types");
   af_cpu::BinaryLoop("And", dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a & b); });
 }
-template <typename T, bool isSetMask = true>
+template <typename T>
 __aicore__ inline void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                           const LocalTensor<T>& src1, const int32_t& count) {
   static_assert(af_cpu::kIsIntLike<T>, "Or is defined for integer types");

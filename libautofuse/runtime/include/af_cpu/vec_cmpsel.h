@@ -148,8 +148,7 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
 
 template <typename T, typename U>
 __aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
-                                const af_cpu::NoDeduceT<T> src1Scalar, CMPMODE cmpMode,
-                                uint32_t count) {
+                                const T src1Scalar, CMPMODE cmpMode, uint32_t count) {
   const char* api = "Compares";
   af_cpu::BlockCtx& c = af_cpu::Enter(api);
   af_cpu::CheckCompareCount<T>(api, count);
@@ -183,8 +182,7 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
 // Mode VSEL_TENSOR_SCALAR_MODE.
 template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
-                              const LocalTensor<T>& src0, af_cpu::NoDeduceT<T> src1,
-                              SELMODE selMode, uint32_t count) {
+                              const LocalTensor<T>& src0, T src1, SELMODE selMode, uint32_t count) {
   const char* api = "Select";
   af_cpu::Enter(api);
   if (selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE) {
