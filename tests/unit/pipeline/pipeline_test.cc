@@ -259,6 +259,79 @@ TEST(Pipeline, ChosenTilingsRunWithinBoundsAndMatchTheModel) {
   EXPECT_EQ(ran, static_cast<int>(graphs.size()) * 3);
 }
 
+// inductor_npu_ext's entry points (docs/formats.md): AutofuseTiling fills the tiling our tiling
+// function does, and AutofuseLaunch gives af_launch's outputs with it; a short tiling buffer or a
+// missing output pointer is refused, not run.
+TEST(Pipeline, NpuExtEntryPointsMatchOurs) {
+  const auto path = af::test::SourceDir() / "tests" / "e2e" / "graphs" / "abs_add_relu.graph.txt";
+  Options o = TestOptions();
+  o.bindings["s0"] = 37;
+  o.bindings["s1"] = 129;
+  const CompileResult r = Compile(path.string(), o);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const Kernel& k = r.kernels[0];
+  ASSERT_TRUE(k.error.empty()) << k.error;
+  ASSERT_EQ(k.code.symbols, (std::vector<std::string>{"s0", "s1"}));
+  ASSERT_EQ(k.code.input_nodes.size() + k.code.output_nodes.size(), 3u);
+  using NpuTiling =
+      std::int64_t (*)(std::int64_t, std::int64_t, void*, std::uint32_t*, std::uint32_t*, void*);
+  using NpuLaunch = std::int64_t (*)(std::uint32_t, void*, void*, void*, void*, void*, void*);
+  auto* tiling_fn = reinterpret_cast<NpuTiling>(k.library->Symbol("AutofuseTiling"));
+  auto* launch_fn = reinterpret_cast<NpuLaunch>(k.library->Symbol("AutofuseLaunch"));
+  auto* ours = reinterpret_cast<TilingFn>(k.library->Symbol(AF_COMPUTE_TILING_CASE_SYMBOL));
+  ASSERT_NE(tiling_fn, nullptr);
+  ASSERT_NE(launch_fn, nullptr);
+  ASSERT_NE(ours, nullptr);
+  const auto size =
+      reinterpret_cast<std::uint64_t (*)()>(k.library->Symbol(AF_TILING_SIZE_SYMBOL))();
+  std::vector<std::uint8_t> td(size, 0);
+  std::vector<std::uint8_t> expect(size, 0);
+  std::uint32_t ws = 7;
+  std::uint32_t bd = 0;
+  ASSERT_EQ(tiling_fn(37, 129, td.data(), &ws, &bd, nullptr), 0);
+  const hw::Profile& p = hw::GetProfile(o.soc);
+  const std::int64_t syms[] = {37, 129};
+  ASSERT_EQ(ours(syms, 2, p.vector_cores, static_cast<std::uint64_t>(p.ub_bytes), -1, expect.data(),
+                 expect.size()),
+            0);
+  EXPECT_EQ(td, expect);
+  AfTilingHeader h{};
+  std::memcpy(&h, td.data(), sizeof h);
+  EXPECT_EQ(bd, h.block_dim);
+  EXPECT_EQ(ws, 0u);  // elementwise: no workspace
+
+  const std::size_t n = 37 * 129;
+  std::vector<float> x(n);
+  std::vector<float> y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(static_cast<int>(i % 23) - 11) * 0.5f;
+    y[i] = static_cast<float>(static_cast<int>(i % 7) - 3) * 0.25f;
+  }
+  std::vector<float> out_npu(n, -1.0f);
+  std::vector<float> out_ours(n, -2.0f);
+  ASSERT_EQ(launch_fn(bd, nullptr, x.data(), y.data(), out_npu.data(), nullptr, td.data()), 0);
+  std::uint8_t* gm[] = {reinterpret_cast<std::uint8_t*>(x.data()),
+                        reinterpret_cast<std::uint8_t*>(y.data()),
+                        reinterpret_cast<std::uint8_t*>(out_ours.data())};
+  const std::uint64_t sizes[] = {n * 4, n * 4, n * 4};
+  AfLaunchArgs a{};
+  a.abi_version = AF_LAUNCH_ABI_VERSION;
+  a.block_dim = bd;
+  a.ub_bytes = static_cast<std::uint64_t>(p.ub_bytes);
+  a.num_gm = 3;
+  a.gm_ptrs = gm;
+  a.gm_sizes = sizes;
+  a.tiling = td.data();
+  a.tiling_size = td.size();
+  ASSERT_EQ(k.library->Launch(&a), AF_STATUS_OK) << a.error;
+  EXPECT_EQ(out_npu, out_ours);
+  EXPECT_NE(out_npu[0], -1.0f);
+  // Refusals: no tiling data; an output buffer missing (NULL with a non-zero size).
+  EXPECT_NE(launch_fn(bd, nullptr, x.data(), y.data(), out_npu.data(), nullptr, nullptr), 0);
+  EXPECT_NE(launch_fn(bd, nullptr, x.data(), y.data(), nullptr, nullptr, td.data()), 0);
+  EXPECT_NE(tiling_fn(37, 129, nullptr, &ws, &bd, nullptr), 0);
+}
+
 TEST(Pipeline, EveryForcedCaseRunsCorrectly) {
   const auto path = af::test::SourceDir() / "tests" / "e2e" / "graphs" / "bcast_middle.graph.txt";
   int ran = 0;

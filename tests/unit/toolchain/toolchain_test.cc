@@ -458,6 +458,41 @@ TEST(ToolchainTest, BishengScriptIsWrittenWhenBishengIsOnPath) {
   EXPECT_NE(text.find(BishengCommandLine("k.cc") + "\n"), std::string::npos) << text;
 }
 
+// The bisheng core arch per profile and kernel type, and the __NPU_ARCH__ number of a profile.
+TEST(ToolchainTest, BishengArchFollowsTheProfileAndTheKernelType) {
+  EXPECT_EQ(af::toolchain::BishengArch("dav-2201", false), "dav-c220-vec");
+  EXPECT_EQ(af::toolchain::BishengArch("dav-2201", true), "dav-c220");
+  EXPECT_EQ(af::toolchain::BishengArch("dav-3510", false), "dav-c310-vec");
+  EXPECT_EQ(af::toolchain::BishengArch("dav-3510", true), "dav-c310");
+  EXPECT_THROW(af::toolchain::BishengArch("dav-9999", false), std::invalid_argument);
+  EXPECT_EQ(af::toolchain::NpuArchNumber("dav-2201"), 2201);
+  EXPECT_EQ(af::toolchain::NpuArchNumber("dav-3510"), 3510);
+  for (const char* bad : {"", "dav-", "2201", "dav-22x1", "dav-12345678"}) {
+    EXPECT_THROW(af::toolchain::NpuArchNumber(bad), std::invalid_argument) << bad;
+  }
+  // The script written next to a mixed 950 kernel names the mixed arch.
+  const fs::path dir = af::test::TempDir("toolchain_bisheng_arch");
+  fs::create_directories(dir / "bin");
+  WriteScript(dir / "bin" / "bisheng", "#!/bin/sh\nexit 1\n");
+  const std::string old_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  ::setenv("PATH", ((dir / "bin").string() + ":" + old_path).c_str(), 1);
+  std::shared_ptr<KernelLibrary> lib;
+  auto o = Options(dir / "cache");
+  o.bisheng_arch = af::toolchain::BishengArch("dav-3510", true);
+  o.npu_arch = 3510;
+  try {
+    lib = CompileKernel({{"k.cc", TinySource(6)}}, "k.cc", o);
+  } catch (...) {
+    ::setenv("PATH", old_path.c_str(), 1);
+    throw;
+  }
+  ::setenv("PATH", old_path.c_str(), 1);
+  const std::string text = af::test::ReadFile(lib->dir() / "bisheng_command.sh");
+  EXPECT_NE(text.find("--cce-aicore-arch=dav-c310 "), std::string::npos) << text;
+  EXPECT_NE(af::test::ReadFile(lib->dir() / "compile_command.txt").find("-D__NPU_ARCH__=3510"),
+            std::string::npos);
+}
+
 TEST(ToolchainTest, DefaultCacheDirFollowsTheEnvironment) {
   const char* old = std::getenv("AF_CACHE_DIR");
   const std::string saved = old != nullptr ? old : "";
