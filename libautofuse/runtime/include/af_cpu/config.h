@@ -32,7 +32,7 @@
 // Atlas A2/A3 (dav-2201), 3510 for the Ascend 950 (dav-3510). The toolchain passes the profile's;
 // without one, the A2's. API signatures that differ between the two follow it.
 #ifndef __NPU_ARCH__
-#define __NPU_ARCH__ 2201
+#define __NPU_ARCH__ 2201  // NOLINT(bugprone-reserved-identifier): the compiler's name
 #endif
 
 // Kernel parameters are raw byte pointers into Global Memory.

@@ -96,7 +96,7 @@ __aicore__ inline uint64_t CurrentTilingKey() {
 // GET_TILING_DATA: copies the kernel's tiling struct out of the launch's tiling buffer. Like
 // CurrentTilingKey it stands for device code (__aicore__), as the macros expand in the kernel.
 template <typename T>
-__aicore__ inline T ReadTilingData(GM_ADDR gm_tiling) {
+__aicore__ inline T ReadTilingData(GM_ADDR gm_tiling) {  // NOLINT(readability-non-const-parameter)
   static_assert(std::is_trivially_copyable_v<T>, "tiling data must be trivially copyable");
 #if defined(AF_DEVICE_CHECK)
   const auto* tiling = (const uint8_t*)gm_tiling;  // NOLINT(google-readability-casting)
