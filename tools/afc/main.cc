@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "autofuse/pipeline/flag_table.h"
 #include "autofuse/support/error.h"
 #include "commands.h"
 #include "graph_cmds.h"
@@ -14,6 +15,20 @@ int main(int argc, char** argv) {
       "kernels"};
   app.set_version_flag("--version", std::string("afc ") + AF_VERSION);
   app.require_subcommand(1);
+  app.add_flag_callback(
+      "--help-flags",
+      [] {
+        std::cout << af::pipeline::FlagHelpText();
+        throw CLI::Success();
+      },
+      "List every AutoFuse flag (--flags, AUTOFUSE_FLAGS, AUTOFUSE_DFX_FLAGS) and exit");
+  app.add_flag_callback(
+      "--help-flags-markdown",
+      [] {
+        std::cout << af::pipeline::FlagMarkdown();
+        throw CLI::Success();
+      },
+      "The flag table as Markdown (the section of docs/cli.md) and exit");
 
   af::cli::InspectOptions inspect;
   auto* cmd_inspect = app.add_subcommand(
@@ -45,6 +60,9 @@ int main(int argc, char** argv) {
     cmd->add_option("--flags", c.flags, "AutoFuse-style flags: \"--key=value;--key2=value\"");
     cmd->add_option("--soc", c.soc, "Hardware profile: ascend910b | ascend910_93 | ascend950");
     cmd->add_flag("--json", c.json, "Machine-readable output on stdout");
+    cmd->add_flag("--strict", c.strict,
+                  "Exit 2 on a flag warning (unknown name, bad value) instead of using the "
+                  "default");
   };
   af::cli::CompileOptions compile;
   auto* cmd_compile = app.add_subcommand(
