@@ -9,7 +9,7 @@ PACKAGES=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
-  python3 python3-numpy python3-torch
+  python3 python3-numpy python3-torch python3-onnx
   # afviewer (Qt 6 viewer). libqt6opengl6-dev: Debian 12's Qt6Charts CMake config needs Qt6OpenGL's.
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libqscintilla2-qt6-dev libgraphviz-dev
   libgl-dev xvfb fonts-dejavu-core

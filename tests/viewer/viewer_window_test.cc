@@ -595,6 +595,23 @@ TEST_F(WindowTest, ExportAndSaveThenReopenTheReport) {
   const QByteArray text = f.readAll();
   EXPECT_TRUE(text.contains("<svg"));
   EXPECT_TRUE(text.contains("load_x"));  // labels stay text in the vector output
+  // File > Export: the exporters on the run's report.
+  for (const char* format : {"dot", "onnx", "onnxtxt", "trace"}) {
+    const QString out = TempPath(QStringLiteral("export.") + QString::fromLatin1(format));
+    ASSERT_TRUE(w()->exportReport(QString::fromLatin1(format), out, &error))
+        << format << ": " << error.toStdString();
+    QFile e(out);
+    ASSERT_TRUE(e.open(QIODevice::ReadOnly)) << format;
+    const QByteArray bytes = e.readAll();
+    EXPECT_FALSE(bytes.isEmpty()) << format;
+    const QByteArray f8(format);
+    const QByteArray want = f8 == "trace"     ? QByteArray("traceEvents")
+                            : f8 == "onnxtxt" ? QByteArray("functions {")
+                            : f8 == "dot"     ? QByteArray("load_x")
+                                              : QByteArray();
+    EXPECT_TRUE(bytes.contains(want)) << format;
+  }
+  EXPECT_FALSE(w()->exportReport(QStringLiteral("bogus"), TempPath("x"), &error));
 
   const QString dir = TempPath("saved");
   ASSERT_TRUE(w()->saveReportWithSources(dir, &error)) << error.toStdString();

@@ -69,6 +69,16 @@ struct TileOptions {
 };
 int RunTile(const TileOptions& opts);
 
+// afc export INPUT --format F --out PATH [--graph model|hint|impl] [--force] (exporters/).
+struct ExportOptions {
+  CommonOptions common;
+  std::string format;
+  std::string out;
+  std::string graph;  // dot/svg/png: model (default for model graphs), hint, impl
+  bool force = false;
+};
+int RunExport(const ExportOptions& opts);
+
 // afc opt INPUT [--stage "NAME [ARGS]"]...: stages by hand (pipeline/stages.h); without --stage
 // the input's own `# RUN:` lines.
 struct OptOptions {

@@ -88,6 +88,20 @@ int main(int argc, char** argv) {
   add_common(cmd_tile, tile.common);
   cmd_tile->add_option("--solver", tile.solver, "default | heuristic | exhaustive");
 
+  af::cli::ExportOptions exp;
+  auto* cmd_export = app.add_subcommand(
+      "export",
+      "Write a compile's graphs, model or timeline for other tools: Graphviz dot/svg/png, ONNX "
+      "(binary onnx, text onnxtxt) for Netron, a Chrome/Perfetto trace, reproducer folders");
+  add_common(cmd_export, exp.common);
+  cmd_export->add_option("--format", exp.format, "dot | svg | png | onnx | onnxtxt | trace | repro")
+      ->required()
+      ->check(CLI::IsMember({"dot", "svg", "png", "onnx", "onnxtxt", "trace", "repro"}));
+  cmd_export->add_option("--out", exp.out, "Output file (repro: a folder)")->required();
+  cmd_export->add_option("--graph", exp.graph, "dot/svg/png: model | hint | impl")
+      ->check(CLI::IsMember({"model", "hint", "impl"}));
+  cmd_export->add_flag("--force", exp.force, "Overwrite an existing output file");
+
   af::cli::OptOptions opt;
   auto* cmd_opt = app.add_subcommand(
       "opt",
@@ -134,6 +148,7 @@ int main(int argc, char** argv) {
     if (cmd_tile->parsed()) return af::cli::RunTile(tile);
     if (cmd_opt->parsed()) return af::cli::RunOpt(opt);
     if (cmd_diff->parsed()) return af::cli::RunDiff(diff);
+    if (cmd_export->parsed()) return af::cli::RunExport(exp);
   } catch (const af::InputError& e) {
     std::cerr << "afc: " << e.what() << "\n";
     return 2;

@@ -126,6 +126,120 @@ std::string ValueInfo(const std::string& name, const ir::Tensor& t) {
   return o.str();
 }
 
+// AutoFuse's short dtype names of the DumpGraphText views.
+std::string ShortDType(ir::DType t) {
+  switch (t) {
+    case ir::DType::kFloat32:
+      return "f32";
+    case ir::DType::kFloat16:
+      return "f16";
+    case ir::DType::kBFloat16:
+      return "bf16";
+    case ir::DType::kFloat64:
+      return "f64";
+    case ir::DType::kInt8:
+      return "i8";
+    case ir::DType::kInt16:
+      return "i16";
+    case ir::DType::kInt32:
+      return "i32";
+    case ir::DType::kInt64:
+      return "i64";
+    case ir::DType::kUInt8:
+      return "u8";
+    case ir::DType::kUInt16:
+      return "u16";
+    case ir::DType::kUInt32:
+      return "u32";
+    case ir::DType::kUInt64:
+      return "u64";
+    case ir::DType::kBool:
+      return "i1";
+    case ir::DType::kUndefined:
+      break;
+  }
+  return "undefined";
+}
+
+std::string AxisNames(const ir::Graph& g, const std::vector<std::int64_t>& ids) {
+  std::string s = "{";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const ir::Axis* a = g.FindAxis(ids[i]);
+    s += (i != 0 ? ", " : "") + (a != nullptr ? a->name : std::to_string(ids[i]));
+  }
+  return s + "}";
+}
+
+std::string Exprs(const std::vector<sym::Expr>& v) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i != 0 ? ", " : "") + v[i].ToString();
+  return s + ")";
+}
+
+std::string IrAttr(const ir::AttrValue& v) {
+  struct V {
+    std::string operator()(std::int64_t i) const { return "i: " + std::to_string(i); }
+    std::string operator()(double d) const {
+      std::ostringstream o;
+      o.precision(17);
+      o << d;
+      return "f: " + o.str();
+    }
+    std::string operator()(bool b) const { return std::string("b: ") + (b ? "true" : "false"); }
+    std::string operator()(const std::string& str) const { return "s: " + Quoted(str); }
+    std::string operator()(const sym::Expr& e) const {
+      return "expression: " + Quoted(e.ToString());
+    }
+    std::string operator()(const std::vector<std::int64_t>& l) const {
+      std::string s = "list {";
+      for (auto x : l)
+        s += " i: " + std::to_string(x);
+      return s + " }";
+    }
+  };
+  return std::visit(V{}, v);
+}
+
+void NodeView(std::ostringstream& o, const ir::Graph& g, std::size_t i) {
+  const ir::Node& n = g.nodes[i];
+  o << "  [" << i << "] " << n.name << " : ascir.ops." << n.type << "\n";
+  if (!n.sched.axis.empty()) o << "    .axis = " << AxisNames(g, n.sched.axis) << "\n";
+  if (n.sched.loop_axis != -1) {
+    const ir::Axis* a = g.FindAxis(n.sched.loop_axis);
+    if (a != nullptr) o << "    .loop_axis = " << a->name << "\n";
+  }
+  for (const auto& [k, v] : n.attrs)
+    o << "    .ir_attr." << k << " = " << IrAttr(v) << "\n";
+  if (!n.inputs.empty()) {
+    o << "    .x = {";
+    for (std::size_t s = 0; s < n.inputs.size(); ++s) {
+      const auto& in = n.inputs[s];
+      const auto& src = g.nodes.at(static_cast<std::size_t>(in.node));
+      o << (s != 0 ? ", " : "") << src.name << ".y";
+      if (src.outputs.size() > 1) o << "[" << in.output << "]";
+    }
+    o << "}\n";
+  }
+  for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+    const ir::Tensor& t = n.outputs[k];
+    o << "    .y" << (n.outputs.size() > 1 ? "[" + std::to_string(k) + "]" : std::string()) << ": "
+      << ShortDType(t.dtype) << "\n";
+    o << "      .axis = " << AxisNames(g, t.axis) << "\n";
+    o << "      .repeats = " << Exprs(t.repeats) << "\n";
+    o << "      .strides = " << Exprs(t.strides) << "\n";
+    if (!t.vectorized_axis.empty() && t.vectorized_axis.size() == t.vectorized_strides.size()) {
+      o << "      .vectorized = {";
+      for (std::size_t v = 0; v < t.vectorized_axis.size(); ++v) {
+        const ir::Axis* a = g.FindAxis(t.vectorized_axis[v]);
+        o << (v != 0 ? ", " : "") << (a != nullptr ? a->name : "?") << ":"
+          << t.vectorized_strides[v].ToString();
+      }
+      o << "}\n";
+    }
+  }
+}
+
 void Write(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << text;
@@ -159,6 +273,36 @@ std::vector<std::pair<std::string, ir::Graph>> DebugStages(const Kernel& k, cons
                      std::move(g));
   }
   return out;
+}
+
+std::string AscGraphText(const ir::Graph& g) {
+  const std::string rule(80, '=');
+  const std::string thin(80, '-');
+  std::ostringstream o;
+  o << rule << "\nGraph: " << g.name << "\n"
+    << rule << "\n\n"
+    << thin << "\nVIEW 2: Graph Structure\n"
+    << thin << "\nGraph: " << g.name << "\nSizes:\n";
+  for (const auto& v : g.size_vars) {
+    o << "  " << v.name << ": ";
+    if (v.const_value) {
+      o << *v.const_value << "\n";
+    } else {
+      o << "VAR\n";
+    }
+  }
+  o << "\nAxis:\n";
+  for (const auto& a : g.axes) {
+    o << "  " << a.name << "(" << a.id << ") : " << ir::AxisTypeName(a.type)
+      << ", size:" << a.size.ToString();
+    if (!a.from.empty()) o << ", from: " << AxisNames(g, a.from);
+    o << "\n";
+  }
+  o << "\nNodes:\n";
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    NodeView(o, g, i);
+  o << "\n" << rule << "\nEnd of Dump\n" << rule << "\n";
+  return o.str();
 }
 
 std::string OnnxText(const ir::Graph& g) {
@@ -215,7 +359,7 @@ std::string WriteDebugTree(const CompileResult& r, const Options& o) {
       char num[16];
       std::snprintf(num, sizeof num, "%05d", seq++);
       Write(dir / ("ascgraph_" + std::string(num) + "_" + graph + "_" + stage + "_0.txt"),
-            ir::DumpText(g));
+            AscGraphText(g));
       if (stage == "AutoFuseBeforeOptimize")
         Write(dir / ("ge_onnx_" + std::string(num) + "_" + graph + "_" + stage + ".pbtxt"),
               OnnxText(g));

@@ -528,6 +528,10 @@ std::string ShellQuote(const std::string& arg) {
   return out + "'";
 }
 
+std::filesystem::path RuntimeIncludeDir(const CompileOptions& options) {
+  return ResolveRuntimeInclude(options);
+}
+
 std::string BishengCommandLine(const std::string& main_file, const BishengOptions& o) {
   const std::string home =
       o.ascend_home.empty() ? std::string("\"${ASCEND_HOME_PATH}\"") : ShellQuote(o.ascend_home);

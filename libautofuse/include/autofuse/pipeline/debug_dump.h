@@ -2,7 +2,7 @@
 // AutoFuse's DFX folders (our own DFX importer among them) read ours:
 //
 //   <debug_dir>/autofuse_compile_debug/ascgen_dump_pid_<pid>/<fused_graph>/
-//     ascgraph_<NNNNN>_<graph>_<stage>_<id>.txt   every stage's graph (ir::DumpText)
+//     ascgraph_<NNNNN>_<graph>_<stage>_<id>.txt   every stage's graph (AscGraphText)
 //     ge_onnx_<NNNNN>_<graph>_<stage>.pbtxt       the fused graph as ONNX text
 //     build/                                      the generated sources that were compiled
 //
@@ -20,6 +20,10 @@ namespace af::pipeline {
 
 // The stages of one kernel in dump order: (AutoFuse-style stage name, graph).
 std::vector<std::pair<std::string, ir::Graph>> DebugStages(const Kernel& k, const Options& o);
+
+// One stage's graph in AutoFuse's DumpGraphText form (banner and VIEW 2: Graph Structure), the
+// form our DFX importer reads (docs/formats.md).
+std::string AscGraphText(const ir::Graph& g);
 
 // The fused graph as ONNX ModelProto text (one node per AscIR node, dtypes and symbolic shapes on
 // the graph's inputs and outputs).

@@ -155,6 +155,10 @@ struct BishengOptions {
 };
 std::string BishengCommandLine(const std::string& main_file, const BishengOptions& options = {});
 
+// The CPU runtime headers' folder CompileKernel uses (the one with kernel_operator.h): options'
+// runtime_include, else the install tree's, else the source tree's. Throws ToolchainError.
+std::filesystem::path RuntimeIncludeDir(const CompileOptions& options = {});
+
 // Quotes `arg` for a POSIX shell when it contains anything but [A-Za-z0-9_./=:+,@%-].
 std::string ShellQuote(const std::string& arg);
 
