@@ -46,6 +46,27 @@ std::vector<fs::path> Dump(const std::string& input, const std::string& bind, co
   return graphs;
 }
 
+std::string Structural(const std::string& text) {
+  std::string out;
+  std::size_t p = 0;
+  while (p < text.size()) {
+    std::size_t e = text.find('\n', p);
+    if (e == std::string::npos) e = text.size();
+    const std::string line = text.substr(p, e - p);
+    bool keep = true;
+    for (const char* drop :
+         {".exec_order", ".ir_inputs", ".ir_outputs", ".mem =", ".que =", ".buf =", ".opt ="})
+      keep = keep && line.find(drop) == std::string::npos;
+    // The AscGraphDef reader leaves an original axis's split pair at the proto default 0, the
+    // DFX reader at -1 (none): neither has one.
+    std::string l = line;
+    if (const auto at = l.find(", pair:0"); at != std::string::npos) l.erase(at, 8);
+    if (keep) out += l + "\n";
+    p = e + 1;
+  }
+  return out;
+}
+
 void ExpectReadBack(const fs::path& d, std::size_t kernels) {
   const fs::path root = d / "dbg";
   const auto inspect = Afc("inspect " + Shell(root.string()) + " --json");
@@ -79,7 +100,9 @@ TEST(AfcDump, HintGraphRoundTrip) {
       Afc("convert " + Src("samples/hint_graphs/add_bcast_relu.AscGraphDef.txt") + " --to text");
   ASSERT_EQ(back.code, 0) << back.err;
   ASSERT_EQ(orig.code, 0) << orig.err;
-  EXPECT_EQ(back.out, orig.out);
+  // The VIEW 2 text carries what AutoFuse's dumps carry: not the IR port names (ir_def), the
+  // execution order nor the default GM placement, so those lines are left out of the comparison.
+  EXPECT_EQ(Structural(back.out), Structural(orig.out));
   ExpectReadBack(d, 1);
 }
 
