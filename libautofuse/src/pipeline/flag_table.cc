@@ -256,7 +256,7 @@ std::string FlagSyntax(const FlagSpec& f) {
 }
 
 std::string FlagValueError(const FlagSpec& f, const std::string& value) {
-  const std::string want = "expects " + FlagSyntax(f);
+  std::string want = "expects " + FlagSyntax(f);
   switch (f.kind) {
     case K::kBool:
       if (value == "true" || value == "false" || value == "1" || value == "0") return "";
