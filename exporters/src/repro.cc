@@ -145,8 +145,8 @@ std::string MainCc(const pipeline::Kernel& k, const pipeline::Options& o,
        "  AfTilingHeader header{};\n  std::memcpy(&header, tiling.data(), sizeof header);\n"
        "  const uint32_t block_dim = header.block_dim;\n";
   m << "  std::vector<std::vector<uint8_t>> gm;\n";
-  for (std::size_t i = 0; i < ins.size(); ++i)
-    m << "  gm.push_back(ReadBin(DATA \"/in" << ins[i].index << ".bin\"));\n";
+  for (const auto& in : ins)
+    m << "  gm.push_back(ReadBin(DATA \"/in" << in.index << ".bin\"));\n";
   m << "  struct Out { const char* name; int code; double atol, rtol; };\n  const Out outs[] = {";
   for (std::size_t i = 0; i < outs.size(); ++i) {
     const auto tol = data::DefaultTolerance(outs[i].dtype, reduces);
