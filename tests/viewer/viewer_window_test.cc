@@ -353,7 +353,7 @@ TEST_F(WindowTest, AttFlagsRoundTripThroughTheForm) {
   EXPECT_TRUE(form->extraFlags().isEmpty());
   w()->selection()->selectKernel(0, 0);
   EXPECT_EQ(form->formFlag("autofuse_att_algorithm"), "HighPerf");
-  EXPECT_EQ(form->formFlag("autofuse_enable_tiling_cache"), "1");
+  EXPECT_EQ(form->formFlag("autofuse_enable_tiling_cache"), "true");
 }
 
 TEST_F(WindowTest, ExhaustiveSolverRerun) {
