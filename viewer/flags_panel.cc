@@ -16,6 +16,7 @@
 
 #include "autofuse/att/tiling.h"
 #include "autofuse/hw/profile.h"
+#include "autofuse/pipeline/flag_table.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/support/error.h"
 #include "report.pb.h"
@@ -25,15 +26,20 @@ namespace af::viewer {
 namespace {
 
 constexpr char kForcedFlag[] = "force_tiling_case";
-constexpr char kAlgorithm[] = "autofuse_att_algorithm";
-constexpr char kUbThreshold[] = "att_ub_threshold";
-constexpr char kCoreThreshold[] = "att_corenum_threshold";
-constexpr char kTradeoff[] = "att_enable_multicore_ub_tradeoff";
-constexpr char kAccuracy[] = "att_accuracy_level";
-constexpr char kTilingCache[] = "autofuse_enable_tiling_cache";
 
-QString OnOff(int v) {
-  return v != 0 ? FlagsPanel::tr("on") : FlagsPanel::tr("off");
+// The profile's default of a form flag (the solver's thresholds and trade-off differ per SoC
+// generation); the table's default otherwise.
+QString ProfileDefault(const pipeline::FlagSpec& f, const af_tiling::SolverOptions& d) {
+  const std::string key = f.name;
+  auto number = [](double v) { return QString::number(v, 'g', 6); };
+  if (key == "autofuse_att_algorithm")
+    return QString::fromStdString(att::AlgorithmName(d.algorithm));
+  if (key == "att_ub_threshold") return number(d.ub_threshold * 100);
+  if (key == "att_corenum_threshold") return number(d.corenum_threshold * 100);
+  if (key == "att_enable_multicore_ub_tradeoff")
+    return d.tradeoff != 0 ? QStringLiteral("true") : QStringLiteral("false");
+  if (key == "att_accuracy_level") return QString::number(d.accuracy_level);
+  return QString::fromLatin1(f.def);
 }
 
 // Size symbols of a run in first-seen order: the kernels' tiling-data symbols, else the hint
@@ -102,38 +108,32 @@ FlagsPanel::FlagsPanel(RunManager* runs, SelectionModel* selection, QWidget* par
     att_form->labelForField(r.edit)->setToolTip(tip);
     att_rows_.push_back(r);
   };
-  add_combo(kAlgorithm, tr("Solver"),
-            {{QStringLiteral("AxesReorder"), QStringLiteral("AxesReorder")},
-             {QStringLiteral("HighPerf"), QStringLiteral("HighPerf")},
-             {QStringLiteral("Exhaustive"), QStringLiteral("Exhaustive")}},
-            tr("--autofuse_att_algorithm (default AxesReorder): the tiling solver. AxesReorder: "
-               "UB-first greedy with binary search, multicore split, workload balance, UB/core "
-               "trade-off and core-count gears; HighPerf: local search from a feasible start, "
-               "keeping the best few; Exhaustive: every feasible tile × core count (slow on "
-               "large shapes)."));
-  add_edit(kUbThreshold, tr("UB threshold"),
-           tr("--att_ub_threshold, 0 to 1 (default 0.2 on A2/A3, 0.01 on ascend950): with the "
-              "UB/core trade-off, a tile is never shrunk below this share of the UB. Empty: the "
-              "profile's default."));
-  add_edit(kCoreThreshold, tr("Core threshold"),
-           tr("--att_corenum_threshold, 0 to 1 (default 0.4 on A2/A3, 1.0 on ascend950): with "
-              "the UB/core trade-off, tiles are shrunk when fewer than this share of the cores "
-              "would be used. Empty: the profile's default."));
-  add_combo(kTradeoff, tr("UB/core trade-off"),
-            {{tr("off (0)"), QStringLiteral("0")}, {tr("on (1)"), QStringLiteral("1")}},
-            tr("--att_enable_multicore_ub_tradeoff, 0 or 1 (default 0 on A2/A3, 1 on "
-               "ascend950): shrink the tile to give idle cores work, within the two "
-               "thresholds."));
-  add_combo(kAccuracy, tr("Accuracy level"),
-            {{tr("0 (no gear tuning)"), QStringLiteral("0")},
-             {tr("1 (core-count gears)"), QStringLiteral("1")}},
-            tr("--att_accuracy_level, 0 or 1 (default 1): at 1 the solution is compared with "
-               "neighbouring core-count gears and the cheapest is kept."));
-  add_combo(kTilingCache, tr("Tiling cache"),
-            {{tr("off (0)"), QStringLiteral("0")}, {tr("on (1)"), QStringLiteral("1")}},
-            tr("--autofuse_enable_tiling_cache, 0 or 1 (default 0): the generated tiling "
-               "function keeps its last 8 decisions per thread and reuses them for the same "
-               "shapes."));
+  // One row per flag the flag table marks for the form (pipeline/flag_table.h): choices and
+  // booleans as combo boxes, numbers as line edits; the tooltip is the table's doc.
+  for (const auto& f : pipeline::FlagTable()) {
+    if (!f.form) continue;
+    const QString tip =
+        QStringLiteral("--%1=%2 (default %3): %4")
+            .arg(QString::fromLatin1(f.name), QString::fromStdString(pipeline::FlagSyntax(f)),
+                 QString::fromLatin1(f.def), QString::fromLatin1(f.doc));
+    const QString label = QString::fromLatin1(f.name);
+    std::vector<std::pair<QString, QString>> items;
+    if (f.kind == pipeline::FlagKind::kChoice) {
+      for (const auto& c : QString::fromLatin1(f.choices).split(QLatin1Char('|')))
+        items.emplace_back(c, c);
+    } else if (f.kind == pipeline::FlagKind::kBool) {
+      items = {{QStringLiteral("false"), QStringLiteral("false")},
+               {QStringLiteral("true"), QStringLiteral("true")}};
+    } else if (f.kind == pipeline::FlagKind::kInt && f.hi - f.lo <= 4) {
+      for (int v = static_cast<int>(f.lo); v <= static_cast<int>(f.hi); ++v)
+        items.emplace_back(QString::number(v), QString::number(v));
+    }
+    if (items.empty()) {
+      add_edit(f.name, label, tip);
+    } else {
+      add_combo(f.name, label, items, tip);
+    }
+  }
 
   flags_ = new QLineEdit(this);
   flags_->setPlaceholderText(QStringLiteral("--key=value;--key2=value"));
@@ -185,8 +185,12 @@ FlagsPanel::FlagsPanel(RunManager* runs, SelectionModel* selection, QWidget* par
 }
 
 const std::vector<std::string>& FlagsPanel::FormFlags() {
-  static const std::vector<std::string> keys = {kAlgorithm, kUbThreshold, kCoreThreshold,
-                                                kTradeoff,  kAccuracy,    kTilingCache};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const auto& f : pipeline::FlagTable())
+      if (f.form) k.emplace_back(f.name);
+    return k;
+  }();
   return keys;
 }
 
@@ -204,22 +208,8 @@ void FlagsPanel::updateDefaults() {
   } catch (const std::exception&) {
     return;  // an unknown profile name: keep the texts
   }
-  auto number = [](double v) { return QString::number(v, 'g', 6); };
   for (const auto& r : att_rows_) {
-    QString text;
-    if (r.key == kAlgorithm) {
-      text = QString::fromStdString(att::AlgorithmName(d.algorithm));
-    } else if (r.key == kUbThreshold) {
-      text = number(d.ub_threshold);
-    } else if (r.key == kCoreThreshold) {
-      text = number(d.corenum_threshold);
-    } else if (r.key == kTradeoff) {
-      text = OnOff(d.tradeoff);
-    } else if (r.key == kAccuracy) {
-      text = QString::number(d.accuracy_level);
-    } else if (r.key == kTilingCache) {
-      text = OnOff(0);
-    }
+    const QString text = ProfileDefault(*pipeline::FindFlag(r.key), d);
     if (r.combo != nullptr) r.combo->setItemText(0, tr("profile default (%1)").arg(text));
     if (r.edit != nullptr) r.edit->setPlaceholderText(tr("profile default (%1)").arg(text));
   }
@@ -337,18 +327,23 @@ bool FlagsPanel::request(RunRequest* out, QString* error) const {
     for (const auto& fr : att_rows_) {
       const QString v = formFlag(fr.key);
       if (v.isEmpty()) continue;
-      if (fr.edit != nullptr) {
-        bool ok = false;
-        const double x = v.toDouble(&ok);
-        if (!ok || x < 0 || x > 1) {
-          if (error) {
-            *error = tr("--%1 must be a number from 0 to 1, not '%2'")
-                         .arg(QString::fromStdString(fr.key), v);
-          }
-          return false;
-        }
+      const std::string bad =
+          pipeline::FlagValueError(*pipeline::FindFlag(fr.key), v.toStdString());
+      if (!bad.empty()) {
+        if (error)
+          *error = QStringLiteral("--%1=%2: %3")
+                       .arg(QString::fromStdString(fr.key), v, QString::fromStdString(bad));
+        return false;
       }
       r.flags[fr.key] = v.toStdString();
+    }
+    // Other flags: an unknown name or a bad value is refused here (naming the closest known
+    // names) rather than dropped with a warning nobody sees.
+    auto checked = r.flags;
+    for (const auto& d : pipeline::CheckFlags(&checked)) {
+      if (d.kind == pipeline::FlagDiagnostic::Kind::kNote) continue;
+      if (error) *error = QString::fromStdString(d.message);
+      return false;
     }
     for (const auto& [name, edit] : bind_edits_) {
       const QString v = edit->text().trimmed();

@@ -45,9 +45,8 @@ class FlagsPanel : public QWidget {
   QStringList symbols() const;
   void setExtraFlags(const QString& text);
   QString extraFlags() const;
-  // The ATT flags with a form row, in form order: autofuse_att_algorithm, att_ub_threshold,
-  // att_corenum_threshold, att_enable_multicore_ub_tradeoff, att_accuracy_level,
-  // autofuse_enable_tiling_cache. Each row's widget has the flag as its object name.
+  // The flags with a form row, in form order: those the flag table (pipeline/flag_table.h)
+  // marks `form`. Each row's widget has the flag as its object name.
   static const std::vector<std::string>& FormFlags();
   // A form row's value; empty: not set (the pipeline uses the profile's default). Setting a value
   // the row does not offer keeps it (the pipeline judges it). False for a flag without a row.

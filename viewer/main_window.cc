@@ -18,7 +18,11 @@
 #include <QStatusBar>
 #include <QThread>
 #include <QToolButton>
+#include <fstream>
 
+#include "autofuse/exporters/dot.h"
+#include "autofuse/exporters/onnx_export.h"
+#include "autofuse/exporters/trace.h"
 #include "autofuse/support/error.h"
 #include "flags_panel.h"
 #include "graph_panel.h"
@@ -112,6 +116,15 @@ void MainWindow::buildMenus() {
                   [this] { exportDialog(QStringLiteral("png")); });
   file->addAction(tr("Export Graph as S&VG…"), this,
                   [this] { exportDialog(QStringLiteral("svg")); });
+  QMenu* exports = file->addMenu(tr("E&xport"));
+  exports->addAction(tr("Graphviz &DOT…"), this,
+                     [this] { exportReportDialog(QStringLiteral("dot")); });
+  exports->addAction(tr("&ONNX for Netron…"), this,
+                     [this] { exportReportDialog(QStringLiteral("onnx")); });
+  exports->addAction(tr("ONNX &Text…"), this,
+                     [this] { exportReportDialog(QStringLiteral("onnxtxt")); });
+  exports->addAction(tr("Perfetto &Trace…"), this,
+                     [this] { exportReportDialog(QStringLiteral("trace")); });
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -250,6 +263,43 @@ bool MainWindow::saveReport(const QString& path, QString* error) {
     if (error) *error = QString::fromStdString(e.what());
     return false;
   }
+}
+
+bool MainWindow::exportReport(const QString& format, const QString& path, QString* error) {
+  const RunPtr run = runs_->run(selection_->current().run);
+  try {
+    if (!run || !run->report) throw InputError({path.toStdString(), 0, 0}, "no run is selected");
+    const report::CompileReport& r = *run->report;
+    std::string text;
+    if (format == QStringLiteral("dot")) {
+      text = exporters::ReportDot(
+          r, r.model_nodes_size() > 0 ? exporters::DotGraph::kModel : exporters::DotGraph::kHint);
+    } else if (format == QStringLiteral("onnx")) {
+      text = exporters::OnnxModelBinary(r);
+    } else if (format == QStringLiteral("onnxtxt")) {
+      text = exporters::OnnxModelText(r);
+    } else if (format == QStringLiteral("trace")) {
+      text = exporters::TraceJson(r);
+    } else {
+      throw InputError({}, "unknown export format '" + format.toStdString() + "'");
+    }
+    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) throw InputError({path.toStdString(), 0, 0}, "cannot write the file");
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+}
+
+void MainWindow::exportReportDialog(const QString& format) {
+  const QString suffix = format == QStringLiteral("trace") ? QStringLiteral("json") : format;
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export"), QStringLiteral("autofuse.") + suffix);
+  if (path.isEmpty()) return;
+  QString error;
+  if (!exportReport(format, path, &error)) QMessageBox::warning(this, tr("Export"), error);
 }
 
 bool MainWindow::saveReportWithSources(const QString& dir, QString* error) {

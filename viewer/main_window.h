@@ -66,6 +66,9 @@ class MainWindow : public QMainWindow {
   // Saves the selected run's report (JSON), or report.json plus sources into a folder.
   bool saveReport(const QString& path, QString* error);
   bool saveReportWithSources(const QString& dir, QString* error);
+  // File ▸ Export: the selected run's report through exporters/ — "dot", "onnx", "onnxtxt" or
+  // "trace" (afc export's formats; docs/cli.md).
+  bool exportReport(const QString& format, const QString& path, QString* error);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -79,6 +82,7 @@ class MainWindow : public QMainWindow {
   void openFolderDialog();
   void saveDialog(bool with_sources);
   void exportDialog(const QString& suffix);
+  void exportReportDialog(const QString& format);
 
   RunManager* runs_;
   SelectionModel* selection_;

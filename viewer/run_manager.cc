@@ -6,6 +6,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "autofuse/inputs/registry.h"
+#include "autofuse/pipeline/debug_dump.h"
+#include "autofuse/pipeline/flag_table.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/support/error.h"
 #include "report.pb.h"
@@ -152,7 +154,9 @@ std::shared_ptr<Run> RunManager::Execute(const QString& path, const RunRequest& 
       auto rep = std::make_shared<report::CompileReport>();
       // The input registry reads every format; FX graphs and PyTorch case folders go through
       // the fusion front end, and their report also carries its decisions and the model graph.
+      (void)pipeline::CheckFlags(&o.flags);  // as afc: unknown names and bad values dropped
       const pipeline::CompileResult r = inputs::CompileFile(input, o);
+      (void)pipeline::WriteDebugTree(r, o);  // --codegen_compile_debug, as afc
       run->frontend = r.front_end.has_value();
       if (progress) progress(QStringLiteral("report…"));
       inputs::FillReport(r, o, rep.get());

@@ -18,6 +18,7 @@
 #include <QTreeView>
 #include <QUrl>
 
+#include "autofuse/pipeline/flag_table.h"
 #include "axes_tab.h"
 #include "cost_tab.h"
 #include "flags_panel.h"
@@ -278,18 +279,22 @@ TEST_F(WindowTest, CostTabShowsTheSelectedCasesFormulas) {
 TEST_F(WindowTest, AttFlagsRoundTripThroughTheForm) {
   RunRequest r = Bound(37, 1031);
   r.flags = {{"autofuse_att_algorithm", "HighPerf"},
-             {"att_ub_threshold", "0.3"},
-             {"att_corenum_threshold", "0.5"},
-             {"att_enable_multicore_ub_tradeoff", "1"},
+             {"att_ub_threshold", "30"},
+             {"att_corenum_threshold", "50"},
+             {"att_enable_multicore_ub_tradeoff", "true"},
              {"att_accuracy_level", "0"},
-             {"autofuse_enable_tiling_cache", "1"},
+             {"autofuse_enable_tiling_cache", "true"},
              {"force_schedule_result", "0"}};
   ASSERT_TRUE(OpenAndWait(w(), SamplePath(), r));
   ASSERT_TRUE(w()->runs()->run(0)->ok()) << w()->runs()->run(0)->error.toStdString();
   EXPECT_EQ(w()->runs()->run(0)->kernel(0)->tiling().solver(), "HighPerf");
   FlagsPanel* form = w()->flags();
-  // Each ATT flag is in its row, and only there.
+  // Each form flag of the flag table is in its row, and only there.
   ASSERT_EQ(FlagsPanel::FormFlags().size(), 6u);
+  for (const auto& key : FlagsPanel::FormFlags()) {
+    ASSERT_NE(pipeline::FindFlag(key), nullptr) << key;
+    EXPECT_TRUE(pipeline::FindFlag(key)->form) << key;
+  }
   for (const auto& key : FlagsPanel::FormFlags())
     EXPECT_EQ(form->formFlag(key), QString::fromStdString(r.flags.at(key))) << key;
   EXPECT_EQ(form->extraFlags(), "--force_schedule_result=0");
@@ -299,7 +304,7 @@ TEST_F(WindowTest, AttFlagsRoundTripThroughTheForm) {
   EXPECT_FALSE(algorithm->toolTip().isEmpty());
   auto* ub = form->findChild<QLineEdit*>("att_ub_threshold");
   ASSERT_NE(ub, nullptr);
-  EXPECT_EQ(ub->text(), "0.3");
+  EXPECT_EQ(ub->text(), "30");
   // Form -> request gives the same flags back.
   RunRequest back;
   QString error;
@@ -314,18 +319,22 @@ TEST_F(WindowTest, AttFlagsRoundTripThroughTheForm) {
   ASSERT_TRUE(form->request(&back, &error));
   EXPECT_EQ(back.flags.count("att_ub_threshold"), 0u);
   EXPECT_EQ(back.flags.count("autofuse_att_algorithm"), 0u);
-  EXPECT_EQ(back.flags.at("att_corenum_threshold"), "0.5");
+  EXPECT_EQ(back.flags.at("att_corenum_threshold"), "50");
   // A set row wins over the same flag under Other flags; an unset one leaves it.
-  form->setExtraFlags("--att_corenum_threshold=0.9;--att_ub_threshold=0.25");
+  form->setExtraFlags("--att_corenum_threshold=90;--att_ub_threshold=25");
   ASSERT_TRUE(form->request(&back, &error));
-  EXPECT_EQ(back.flags.at("att_corenum_threshold"), "0.5");
-  EXPECT_EQ(back.flags.at("att_ub_threshold"), "0.25");
-  form->setExtraFlags(QString());
-  // Thresholds are shares: out of range or not a number is the form's error.
-  form->setFormFlag("att_ub_threshold", "1.5");
+  EXPECT_EQ(back.flags.at("att_corenum_threshold"), "50");
+  EXPECT_EQ(back.flags.at("att_ub_threshold"), "25");
+  // Other flags go through the flag table: an unknown name is refused naming the closest.
+  form->setExtraFlags("--att_ub_treshold=25");
   EXPECT_FALSE(form->request(&back, &error));
   EXPECT_TRUE(error.contains("att_ub_threshold")) << error.toStdString();
-  form->setFormFlag("att_ub_threshold", "0.3");
+  form->setExtraFlags(QString());
+  // Thresholds are AutoFuse's percentages: out of range or not a number is the form's error.
+  form->setFormFlag("att_ub_threshold", "150");
+  EXPECT_FALSE(form->request(&back, &error));
+  EXPECT_TRUE(error.contains("att_ub_threshold")) << error.toStdString();
+  form->setFormFlag("att_ub_threshold", "30");
   // A value the row does not offer is kept as it is (the pipeline judges it).
   EXPECT_TRUE(form->setFormFlag("autofuse_att_algorithm", "heuristic"));
   EXPECT_EQ(form->formFlag("autofuse_att_algorithm"), "heuristic");
@@ -333,9 +342,9 @@ TEST_F(WindowTest, AttFlagsRoundTripThroughTheForm) {
   // The default named in an unset row follows the hardware profile.
   form->setFormFlag("att_ub_threshold", QString());
   form->setSoc("ascend950");
-  EXPECT_TRUE(ub->placeholderText().contains("0.01")) << ub->placeholderText().toStdString();
+  EXPECT_TRUE(ub->placeholderText().contains("(1)")) << ub->placeholderText().toStdString();
   form->setSoc("ascend910b");
-  EXPECT_TRUE(ub->placeholderText().contains("0.2")) << ub->placeholderText().toStdString();
+  EXPECT_TRUE(ub->placeholderText().contains("(20)")) << ub->placeholderText().toStdString();
 
   // Selecting another run loads its flags; a run without ATT flags leaves every row unset.
   ASSERT_TRUE(OpenAndWait(w(), SamplePath(), Bound(37, 1031)));
@@ -344,7 +353,7 @@ TEST_F(WindowTest, AttFlagsRoundTripThroughTheForm) {
   EXPECT_TRUE(form->extraFlags().isEmpty());
   w()->selection()->selectKernel(0, 0);
   EXPECT_EQ(form->formFlag("autofuse_att_algorithm"), "HighPerf");
-  EXPECT_EQ(form->formFlag("autofuse_enable_tiling_cache"), "1");
+  EXPECT_EQ(form->formFlag("autofuse_enable_tiling_cache"), "true");
 }
 
 TEST_F(WindowTest, ExhaustiveSolverRerun) {
@@ -586,6 +595,23 @@ TEST_F(WindowTest, ExportAndSaveThenReopenTheReport) {
   const QByteArray text = f.readAll();
   EXPECT_TRUE(text.contains("<svg"));
   EXPECT_TRUE(text.contains("load_x"));  // labels stay text in the vector output
+  // File > Export: the exporters on the run's report.
+  for (const char* format : {"dot", "onnx", "onnxtxt", "trace"}) {
+    const QString out = TempPath(QStringLiteral("export.") + QString::fromLatin1(format));
+    ASSERT_TRUE(w()->exportReport(QString::fromLatin1(format), out, &error))
+        << format << ": " << error.toStdString();
+    QFile e(out);
+    ASSERT_TRUE(e.open(QIODevice::ReadOnly)) << format;
+    const QByteArray bytes = e.readAll();
+    EXPECT_FALSE(bytes.isEmpty()) << format;
+    const QByteArray f8(format);
+    const QByteArray want = f8 == "trace"     ? QByteArray("traceEvents")
+                            : f8 == "onnxtxt" ? QByteArray("functions {")
+                            : f8 == "dot"     ? QByteArray("load_x")
+                                              : QByteArray();
+    EXPECT_TRUE(bytes.contains(want)) << format;
+  }
+  EXPECT_FALSE(w()->exportReport(QStringLiteral("bogus"), TempPath("x"), &error));
 
   const QString dir = TempPath("saved");
   ASSERT_TRUE(w()->saveReportWithSources(dir, &error)) << error.toStdString();

@@ -2,6 +2,7 @@
 // 2 bad input or an internal error (message already printed on stderr).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,12 @@ struct CommonOptions {
   std::string flags;  // "--key=value;..."
   std::string soc = "ascend910b";
   bool json = false;
+  bool strict = false;  // a flag warning (unknown name, bad value) exits 2
 };
+
+// AUTOFUSE_FLAGS, AUTOFUSE_DFX_FLAGS, then --flags, checked against the flag table
+// (pipeline/flag_table.h): warnings and notes on stderr; throws af::InputError under --strict.
+void ReadFlags(const CommonOptions& c, std::map<std::string, std::string>* flags);
 
 struct CompileOptions {
   CommonOptions common;
@@ -62,6 +68,16 @@ struct TileOptions {
   std::string solver = "default";
 };
 int RunTile(const TileOptions& opts);
+
+// afc export INPUT --format F --out PATH [--graph model|hint|impl] [--force] (exporters/).
+struct ExportOptions {
+  CommonOptions common;
+  std::string format;
+  std::string out;
+  std::string graph;  // dot/svg/png: model (default for model graphs), hint, impl
+  bool force = false;
+};
+int RunExport(const ExportOptions& opts);
 
 // afc opt INPUT [--stage "NAME [ARGS]"]...: stages by hand (pipeline/stages.h); without --stage
 // the input's own `# RUN:` lines.

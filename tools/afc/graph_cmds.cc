@@ -116,10 +116,7 @@ int RunEstimate(const EstimateOptions& opts) {
   pipeline::Options o;
   o.soc = opts.common.soc;
   (void)hw::GetProfile(o.soc);
-  // As compile/run: the environment's AutoFuse flags first, --flags wins.
-  for (const char* env : {"AUTOFUSE_FLAGS", "AUTOFUSE_DFX_FLAGS"})
-    if (const char* v = std::getenv(env); v != nullptr) pipeline::ParseFlags(v, &o.flags);
-  pipeline::ParseFlags(opts.common.flags, &o.flags);
+  ReadFlags(opts.common, &o.flags);  // as compile/run
   pipeline::ParseBindings(opts.common.bind, &o.bindings);
   const pipeline::GraphEstimate e = inputs::Estimate(opts.common.input, o);
   if (opts.common.json) {

@@ -22,6 +22,12 @@ struct EstimateOptions {
 };
 int RunEstimate(const EstimateOptions& opts);
 
+// What flags do after a compile, on stderr and disk: --replace_kernel's files, --att_profiling,
+// --codegen_compile_debug's dump tree under --debug_dir (pipeline/debug_dump.h).
+void FlagEffects(const pipeline::CompileResult& r, const pipeline::Options& o);
+// --att_profiling: each kernel's tiling cases and solve time on stderr.
+void PrintAttProfiling(const pipeline::CompileResult& r, const pipeline::Options& o);
+
 // framework_groupings of the report.json in `dir` (an empty array when it has none).
 nlohmann::json ReportGroupings(const std::string& dir);
 

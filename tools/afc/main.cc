@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "autofuse/pipeline/flag_table.h"
 #include "autofuse/support/error.h"
 #include "commands.h"
 #include "graph_cmds.h"
@@ -14,6 +15,20 @@ int main(int argc, char** argv) {
       "kernels"};
   app.set_version_flag("--version", std::string("afc ") + AF_VERSION);
   app.require_subcommand(1);
+  app.add_flag_callback(
+      "--help-flags",
+      [] {
+        std::cout << af::pipeline::FlagHelpText();
+        throw CLI::Success();
+      },
+      "List every AutoFuse flag (--flags, AUTOFUSE_FLAGS, AUTOFUSE_DFX_FLAGS) and exit");
+  app.add_flag_callback(
+      "--help-flags-markdown",
+      [] {
+        std::cout << af::pipeline::FlagMarkdown();
+        throw CLI::Success();
+      },
+      "The flag table as Markdown (the section of docs/cli.md) and exit");
 
   af::cli::InspectOptions inspect;
   auto* cmd_inspect = app.add_subcommand(
@@ -45,6 +60,9 @@ int main(int argc, char** argv) {
     cmd->add_option("--flags", c.flags, "AutoFuse-style flags: \"--key=value;--key2=value\"");
     cmd->add_option("--soc", c.soc, "Hardware profile: ascend910b | ascend910_93 | ascend950");
     cmd->add_flag("--json", c.json, "Machine-readable output on stdout");
+    cmd->add_flag("--strict", c.strict,
+                  "Exit 2 on a flag warning (unknown name, bad value) instead of using the "
+                  "default");
   };
   af::cli::CompileOptions compile;
   auto* cmd_compile = app.add_subcommand(
@@ -69,6 +87,20 @@ int main(int argc, char** argv) {
   auto* cmd_tile = app.add_subcommand("tile", "The tiling decision per kernel for bound sizes");
   add_common(cmd_tile, tile.common);
   cmd_tile->add_option("--solver", tile.solver, "default | heuristic | exhaustive");
+
+  af::cli::ExportOptions exp;
+  auto* cmd_export = app.add_subcommand(
+      "export",
+      "Write a compile's graphs, model or timeline for other tools: Graphviz dot/svg/png, ONNX "
+      "(binary onnx, text onnxtxt) for Netron, a Chrome/Perfetto trace, reproducer folders");
+  add_common(cmd_export, exp.common);
+  cmd_export->add_option("--format", exp.format, "dot | svg | png | onnx | onnxtxt | trace | repro")
+      ->required()
+      ->check(CLI::IsMember({"dot", "svg", "png", "onnx", "onnxtxt", "trace", "repro"}));
+  cmd_export->add_option("--out", exp.out, "Output file (repro: a folder)")->required();
+  cmd_export->add_option("--graph", exp.graph, "dot/svg/png: model | hint | impl")
+      ->check(CLI::IsMember({"model", "hint", "impl"}));
+  cmd_export->add_flag("--force", exp.force, "Overwrite an existing output file");
 
   af::cli::OptOptions opt;
   auto* cmd_opt = app.add_subcommand(
@@ -116,6 +148,7 @@ int main(int argc, char** argv) {
     if (cmd_tile->parsed()) return af::cli::RunTile(tile);
     if (cmd_opt->parsed()) return af::cli::RunOpt(opt);
     if (cmd_diff->parsed()) return af::cli::RunDiff(diff);
+    if (cmd_export->parsed()) return af::cli::RunExport(exp);
   } catch (const af::InputError& e) {
     std::cerr << "afc: " << e.what() << "\n";
     return 2;

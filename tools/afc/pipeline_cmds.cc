@@ -21,13 +21,7 @@ pipeline::Options MakeOptions(const CommonOptions& c, bool build) {
   pipeline::Options o;
   o.soc = c.soc;
   (void)hw::GetProfile(o.soc);  // unknown --soc: exit 2 before any work
-  if (const char* env = std::getenv("AUTOFUSE_FLAGS"); env != nullptr) {
-    pipeline::ParseFlags(env, &o.flags);
-  }
-  if (const char* env = std::getenv("AUTOFUSE_DFX_FLAGS"); env != nullptr) {
-    pipeline::ParseFlags(env, &o.flags);
-  }
-  pipeline::ParseFlags(c.flags, &o.flags);
+  ReadFlags(c, &o.flags);
   pipeline::ParseBindings(c.bind, &o.bindings);
   o.build = build;
   return o;
@@ -89,6 +83,11 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
           {"cycles", sol.cost},
           {"binding", af_tiling::BindingName(sol.binding)},
           {"solver", att::AlgorithmName(solver.algorithm)},
+          {"solver_options",
+           {{"ub_threshold_percent", solver.ub_threshold * 100},
+            {"corenum_threshold_percent", solver.corenum_threshold * 100},
+            {"multicore_ub_tradeoff", solver.tradeoff != 0},
+            {"accuracy_level", solver.accuracy_level}}},
           {"formulas", att::PipeFormulas(k.schedule, t.chosen, solver.perf_version)},
           {"model",
            {{"mte2_bytes", sol.mte2_bytes},
@@ -108,6 +107,7 @@ int RunCompile(const CompileOptions& opts) {
   const auto o = MakeOptions(opts.common, true);
   const auto r = inputs::CompileFile(opts.common.input, o);
   inputs::WriteOutputs(r, o, opts.out, opts.force);
+  FlagEffects(r, o);
   if (r.front_end) return PrintCompiledGraph(opts, r);
   if (opts.common.json) {
     json j;
@@ -154,6 +154,7 @@ int RunRun(const RunCmdOptions& opts) {
   pipeline::Input in = inputs::Import(opts.common.input);
   if (in.model) return RunRunGraph(opts, o, in);
   const auto r = pipeline::Compile(std::move(in), o);
+  FlagEffects(r, o);
   if (const int rc = ReportRefused(r); rc != 0) return rc;
   bool all_ok = true;
   std::string summary;
@@ -205,6 +206,7 @@ int RunTile(const TileOptions& opts) {
     o.flags["autofuse_att_algorithm"] = "AxesReorder";
   }
   const auto r = inputs::CompileFile(opts.common.input, o);
+  FlagEffects(r, o);
   if (const int rc = ReportRefused(r); rc != 0) return rc;
   json out = json::array();
   for (const auto& k : r.kernels) {

@@ -505,6 +505,15 @@ double ParseDouble(const std::map<std::string, std::string>& f, const char* key,
   }
 }
 
+bool ParseBool(const std::map<std::string, std::string>& f, const char* key, bool def) {
+  const auto it = f.find(key);
+  if (it == f.end() || it->second.empty()) return def;
+  if (it->second == "true" || it->second == "1") return true;
+  if (it->second == "false" || it->second == "0") return false;
+  throw InputError({},
+                   std::string("--") + key + " must be true or false, not '" + it->second + "'");
+}
+
 }  // namespace
 
 std::string AlgorithmName(int algorithm) {
@@ -543,10 +552,12 @@ af_tiling::SolverOptions SolverOptionsFrom(const std::map<std::string, std::stri
                            v + "'");
     }
   }
-  o.ub_threshold = ParseDouble(flags, "att_ub_threshold", o.ub_threshold, 0, 1);
-  o.corenum_threshold = ParseDouble(flags, "att_corenum_threshold", o.corenum_threshold, 0, 1);
-  o.tradeoff = static_cast<int32_t>(
-      ParseDouble(flags, "att_enable_multicore_ub_tradeoff", o.tradeoff, 0, 1) != 0);
+  // AutoFuse's thresholds are percentages (0..100); the solver takes shares.
+  o.ub_threshold = ParseDouble(flags, "att_ub_threshold", o.ub_threshold * 100, 0, 100) / 100;
+  o.corenum_threshold =
+      ParseDouble(flags, "att_corenum_threshold", o.corenum_threshold * 100, 0, 100) / 100;
+  o.tradeoff =
+      static_cast<int32_t>(ParseBool(flags, "att_enable_multicore_ub_tradeoff", o.tradeoff != 0));
   o.accuracy_level =
       static_cast<int32_t>(ParseDouble(flags, "att_accuracy_level", o.accuracy_level, 0, 1) != 0);
   return o;

@@ -579,6 +579,14 @@ FusionResult Decider::Run() {
     group_of_[static_cast<std::size_t>(n.id)] = n.id;
     groups_[n.id] = {n.id};
   }
+  if (!o_.enabled) {  // --enable_autofuse=false: AutoFuse takes no op
+    for (const auto& [gid, nodes] : groups_) {
+      for (int id : nodes)
+        fallback[id] = {id, "AUTOFUSE_DISABLED", "decider",
+                        "--enable_autofuse=false: the op runs as its own (non-AutoFuse) kernel"};
+    }
+    groups_.clear();
+  }
   InitAliases();
   std::map<std::pair<std::vector<int>, std::vector<int>>, bool> tried;
   for (int round = 1; round <= o_.max_rounds; ++round) {
@@ -728,17 +736,28 @@ FusionOptions FusionOptionsFromFlags(const std::map<std::string, std::string>& f
       }
     }
   };
-  if (auto it = flags.find("autofuse_enable_pass"); it != flags.end()) {
-    o.enabled_passes.clear();
-    std::string s = it->second;
+  auto words = [](const std::string& s) {
+    std::set<std::string> out;
     std::size_t p = 0;
     while (p <= s.size()) {
       const std::size_t q = std::min(s.find(',', p), s.size());
       std::string w = s.substr(p, q - p);
-      if (!w.empty()) o.enabled_passes.insert(w);
+      if (!w.empty()) out.insert(w);
       p = q + 1;
     }
+    return out;
+  };
+  if (auto it = flags.find("autofuse_enable_pass"); it != flags.end())
+    o.enabled_passes = words(it->second);
+  if (auto it = flags.find("autofuse_disable_pass"); it != flags.end()) {
+    for (const auto& w : words(it->second))
+      o.enabled_passes.erase(w);
   }
+  if (auto it = flags.find("enable_autofuse"); it != flags.end())
+    o.enabled = !(it->second == "false" || it->second == "0");
+  // AutoFuse's internal config names first, ours (autofuse_*) win when both are given.
+  num("max_fusion_size", &o.max_nodes);
+  num("max_fuse_rounds", &o.max_rounds);
   num("autofuse_max_fusion_size", &o.max_nodes);
   num("autofuse_max_input_nums", &o.max_inputs);
   num("autofuse_max_fuse_rounds", &o.max_rounds);
@@ -755,7 +774,11 @@ FusionOptions FusionOptionsFromFlags(const std::map<std::string, std::string>& f
       }
     }
   };
-  bytes("autofuse_peak_memory_limit", &o.peak_memory_limit);
+  if (auto it = flags.find("autofuse_peak_memory_limit"); it != flags.end() && it->second == "-1") {
+    o.peak_memory_limit = -1;  // the device's HBM (the default, written out)
+  } else {
+    bytes("autofuse_peak_memory_limit", &o.peak_memory_limit);
+  }
   bytes("autofuse_max_output_memory", &o.max_output_memory);
   if (auto it = flags.find("autofuse_fusion_gain_check"); it != flags.end()) {
     const std::string& v = it->second;
@@ -764,7 +787,8 @@ FusionOptions FusionOptionsFromFlags(const std::map<std::string, std::string>& f
     } else if (v == "0" || v == "false") {
       o.gain_check = false;
     } else {
-      throw LowerError("BAD_FLAG", "autofuse_fusion_gain_check must be 0 or 1, not '" + v + "'");
+      throw LowerError("BAD_FLAG",
+                       "autofuse_fusion_gain_check must be true or false, not '" + v + "'");
     }
   }
   if (auto it = flags.find("autofuse_fusion_min_gain"); it != flags.end()) {
@@ -792,6 +816,7 @@ std::string FusionJson(const model::Graph& g, const FusionResult& r, const Fusio
   json j;
   j["graph"] = g.file;
   j["options"] = {{"soc", o.soc},
+                  {"enable_autofuse", o.enabled},
                   {"enabled_passes",
                    std::vector<std::string>(o.enabled_passes.begin(), o.enabled_passes.end())},
                   {"max_nodes", o.max_nodes},

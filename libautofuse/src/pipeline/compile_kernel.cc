@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "autofuse/hw/profile.h"
@@ -32,6 +34,32 @@ std::string Cycles(double v) {
   return buf;
 }
 
+// --replace_kernel=DIR: a file DIR/<kernel>/<name> (or DIR/<name>) replaces the generated file
+// of that name, as AutoFuse takes hand-edited kernel and host sources.
+void ReplaceKernelSources(Kernel& k, const Options& options) {
+  const auto it = options.flags.find("replace_kernel");
+  if (it == options.flags.end() || it->second.empty()) return;
+  namespace fs = std::filesystem;
+  const fs::path dir(it->second);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    throw InputError({it->second, 0, 0}, "--replace_kernel: not a directory");
+  }
+  for (auto& f : k.code.files) {
+    for (const fs::path& p : {dir / k.code.kernel_name / f.name, dir / f.name}) {
+      if (!fs::is_regular_file(p, ec)) continue;
+      std::ifstream in(p, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      if (!in) throw InputError({p.string(), 0, 0}, "--replace_kernel: cannot read the file");
+      f.text = text.str();
+      k.replaced.push_back(p.string());
+      Dump(options, "replace_kernel", k.code.kernel_name + ": " + f.name + " from " + p.string());
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_tiling) {
@@ -41,6 +69,13 @@ KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_
   s.forced_case = IndexFlag(options, "force_tiling_case", "a case index");
   s.forced_template = IndexFlag(options, "force_schedule_result", "a template index");
   s.no_tiling = no_tiling;
+  if (const auto it = options.flags.find("autofuse_enhance_precision_blacklist");
+      it != options.flags.end()) {
+    std::stringstream ss(it->second);
+    std::string op;
+    while (std::getline(ss, op, ','))
+      if (!op.empty()) s.schedule.keep_precision.insert(op);
+  }
   return s;
 }
 
@@ -51,7 +86,8 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
     // ---- schedule: normalise (a dump after each pass), tiling cases, templates, impl graphs,
     // buffers
     auto t0 = Clock::now();
-    k.schedule = schedule::Schedule(k.hint, profile, schedule::StageDump(options.dump));
+    k.schedule =
+        schedule::Schedule(k.hint, profile, settings.schedule, schedule::StageDump(options.dump));
     times->schedule += Ms(t0, Clock::now());
     Dump(options, "schedule", schedule::DumpSchedule(k.schedule));
 
@@ -78,6 +114,7 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
     times->codegen += Ms(t0, Clock::now());
     for (const auto& f : k.code.files)
       Dump(options, "codegen", "// ---- " + f.name + "\n" + f.text);
+    ReplaceKernelSources(k, options);
 
     // ---- compile: the host compiler against the CPU AscendC runtime
     if (options.build) {

@@ -17,13 +17,40 @@ std::string Trim(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+// force_tiling_case's AutoFuse spec (N, N_R, gG_N[_R],...) as our case index: our kernels have
+// one schedule group (g0), so group 0's entry is taken (none: not forced); the _R suffix names
+// the same case.
+std::string CaseIndexText(const std::string& spec) {
+  std::string item;
+  std::stringstream ss(spec);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    part = Trim(part);
+    if (part.rfind("g0_", 0) == 0 || part.find('_') == std::string::npos ||
+        part.rfind('g', 0) != 0) {
+      item = part;
+      break;
+    }
+  }
+  if (item.rfind("g0_", 0) == 0) item = item.substr(3);
+  if (item.size() > 2 && item.ends_with("_R")) item.resize(item.size() - 2);
+  return item;
+}
+
+}  // namespace
+
 int IndexFlag(const Options& o, const char* name, const char* what) {
   const auto it = o.flags.find(name);
   if (it == o.flags.end() || it->second.empty()) return -1;
+  const std::string text =
+      std::string(name) == "force_tiling_case" ? CaseIndexText(it->second) : it->second;
+  if (text.empty()) return -1;
   try {
     std::size_t used = 0;
-    const int v = std::stoi(it->second, &used);
-    if (used != it->second.size() || v < 0) throw std::invalid_argument("");
+    const int v = std::stoi(text, &used);
+    if (used != text.size() || v < 0) throw std::invalid_argument("");
     return v;
   } catch (const std::exception&) {
     throw InputError({},
@@ -41,7 +68,7 @@ codegen::TilingOptions TilingOptionsFrom(const Options& o, const hw::Profile& pr
     if (v == "1" || v == "true") {
       t.cache = true;
     } else if (v != "0" && v != "false" && !v.empty()) {
-      throw InputError({}, "--autofuse_enable_tiling_cache must be 0 or 1, not '" + v + "'");
+      throw InputError({}, "--autofuse_enable_tiling_cache must be true or false, not '" + v + "'");
     }
   }
   return t;

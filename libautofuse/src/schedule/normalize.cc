@@ -117,10 +117,17 @@ Node MakeLike(const Node& like, const std::string& name, const std::string& type
 }
 
 // fp16/bf16 compute in fp32: upcast compute nodes, then cast on every edge whose dtypes differ.
-void Upcast(Graph& g, std::vector<Decision>* d) {
+void Upcast(Graph& g, std::vector<Decision>* d, const std::set<std::string>& keep) {
   std::vector<bool> upcast(g.nodes.size(), false);
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     Node& n = g.nodes[i];
+    if (keep.contains(n.type) && !n.outputs.empty() && IsHalf(n.outputs[0].dtype)) {
+      d->push_back({"normalize", "KEEP_PRECISION",
+                    "node '" + n.name + "' keeps " +
+                        std::string(ir::DTypeName(n.outputs[0].dtype)) + " (" + n.type +
+                        " is in --autofuse_enhance_precision_blacklist)"});
+      continue;
+    }
     const auto ct = ComputeOf(n);
     // A Concat moves what its (upcast) inputs computed: it follows them into fp32.
     const bool compute = (ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast ||
@@ -985,7 +992,7 @@ constexpr std::array<NormalizePass, 13> kPasses = {{
      [](NormalizeState& st) { LogicalReductionsAsFloat(st.g, st.d); }},
     {"upcast",
      [](NormalizeState& st) {
-       if (st.options.upcast_half) Upcast(st.g, st.d);
+       if (st.options.upcast_half) Upcast(st.g, st.d, st.options.keep_precision);
      }},
     {"explicit_broadcasts", [](NormalizeState& st) { ExplicitBroadcasts(st.g, st.d); }},
     {"drop_axes", DropAxes},

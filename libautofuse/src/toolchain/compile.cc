@@ -559,6 +559,10 @@ std::string BishengArch(const std::string& npu_arch, bool mixed) {
   return mixed ? base : base + "-vec";
 }
 
+std::filesystem::path RuntimeIncludeDir(const CompileOptions& options) {
+  return ResolveRuntimeInclude(options);
+}
+
 std::string BishengCommandLine(const std::string& main_file, const BishengOptions& o) {
   const std::string home =
       o.ascend_home.empty() ? std::string("\"${ASCEND_HOME_PATH}\"") : ShellQuote(o.ascend_home);

@@ -189,8 +189,12 @@ TEST(FusionFlags, MemoryAndGainFlags) {
   EXPECT_DOUBLE_EQ(o.min_gain, 1.5);
   EXPECT_EQ(o.solver_flags.at("autofuse_att_algorithm"), "HighPerf");
   EXPECT_FALSE(frontend::FusionOptionsFromFlags({}, "ascend910b").gain_check);
+  // -1 is the default written out (the device's HBM; the flag table's default).
+  EXPECT_EQ(frontend::FusionOptionsFromFlags({{"autofuse_peak_memory_limit", "-1"}}, "ascend910b")
+                .peak_memory_limit,
+            -1);
   for (const auto& [k, v] :
-       std::vector<std::pair<std::string, std::string>>{{"autofuse_peak_memory_limit", "-1"},
+       std::vector<std::pair<std::string, std::string>>{{"autofuse_peak_memory_limit", "-2"},
                                                         {"autofuse_peak_memory_limit", "12x"},
                                                         {"autofuse_fusion_gain_check", "yes"},
                                                         {"autofuse_fusion_min_gain", "0"}}) {

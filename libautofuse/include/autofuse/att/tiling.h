@@ -44,8 +44,9 @@ struct CaseSet {
 CaseSet BuildCases(const schedule::ScheduleResult& s, const std::vector<std::int64_t>& dim_values);
 
 // The solver options from AutoFuse-style flags and the profile: --autofuse_att_algorithm
-// (AxesReorder | HighPerf | Exhaustive), --att_ub_threshold, --att_corenum_threshold,
-// --att_enable_multicore_ub_tradeoff, --att_accuracy_level; the cost tables follow the
+// (AxesReorder | HighPerf | Exhaustive), --att_ub_threshold and --att_corenum_threshold (AutoFuse's
+// percent, 0..100), --att_enable_multicore_ub_tradeoff (true|false), --att_accuracy_level (0|1)
+// (pipeline/flag_table.h has them all); the cost tables follow the
 // profile's generation. Throws af::InputError on a bad value.
 af_tiling::SolverOptions SolverOptionsFrom(const std::map<std::string, std::string>& flags,
                                            const hw::Profile& profile);

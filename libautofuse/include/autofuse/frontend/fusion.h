@@ -20,6 +20,7 @@ namespace af::frontend {
 
 struct FusionOptions {
   std::string soc = "ascend910b";
+  bool enabled = true;  // --enable_autofuse: false leaves every op outside AutoFuse's kernels
   // Fusion kinds beyond elementwise/broadcast (always on): reduce, slice, transpose.
   std::set<std::string> enabled_passes = {"reduce", "slice", "transpose"};
   int max_nodes = 64;   // AscIR nodes per kernel (AutoFuse max_fusion_size)
@@ -41,7 +42,9 @@ struct FusionOptions {
   std::map<std::string, std::string> solver_flags;  // --autofuse_att_* / --att_* for the solver
 };
 
-// Reads --autofuse_enable_pass=..., --autofuse_max_fusion_size=N, --autofuse_max_input_nums=N,
+// Reads --enable_autofuse, --autofuse_enable_pass=..., --autofuse_disable_pass=...,
+// --max_fusion_size / --max_fuse_rounds (AutoFuse's config names), --autofuse_max_fusion_size=N,
+// --autofuse_max_input_nums=N,
 // --autofuse_max_fuse_rounds=N, --autofuse_peak_memory_limit=BYTES,
 // --autofuse_max_output_memory=BYTES, --autofuse_fusion_gain_check=0|1 and
 // --autofuse_fusion_min_gain=X from AutoFuse-style flags; the SoC sets the input limit. Throws

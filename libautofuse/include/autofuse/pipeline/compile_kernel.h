@@ -24,7 +24,8 @@ struct Kernel {
   std::optional<att::TilingDecision> tiling;  // when every kernel symbol is bound
   codegen::GeneratedKernel code;
   std::shared_ptr<toolchain::KernelLibrary> library;  // when built
-  std::string error_code;                             // when a stage refused the kernel
+  std::vector<std::string> replaced;  // files --replace_kernel took instead of codegen's
+  std::string error_code;             // when a stage refused the kernel
   std::string error;
 };
 
@@ -47,8 +48,9 @@ struct KernelStageTimes {
 struct KernelStageSettings {
   const hw::Profile* profile = nullptr;
   codegen::TilingOptions tiling;
-  int forced_case = -1;      // --force_tiling_case
-  int forced_template = -1;  // --force_schedule_result
+  schedule::ScheduleOptions schedule;  // --autofuse_enhance_precision_blacklist
+  int forced_case = -1;                // --force_tiling_case
+  int forced_template = -1;            // --force_schedule_result
   NoTiling no_tiling = NoTiling::kRefuse;
 };
 KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_tiling);

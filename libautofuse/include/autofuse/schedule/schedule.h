@@ -55,6 +55,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -226,6 +227,8 @@ struct ScheduleResult {
 
 struct ScheduleOptions {
   bool upcast_half = true;  // compute fp16/bf16 in fp32 inside the kernel (AutoFuse's rule)
+  // AscIR op types that keep fp16/bf16 (--autofuse_enhance_precision_blacklist).
+  std::set<std::string> keep_precision;
 };
 
 // A hook that receives the text of a stage's result (ir::DumpText of the graph), named

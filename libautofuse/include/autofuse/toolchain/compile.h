@@ -169,6 +169,10 @@ std::string BishengArch(const std::string& npu_arch, bool mixed);
 // std::invalid_argument for another form.
 int NpuArchNumber(const std::string& npu_arch);
 
+// The CPU runtime headers' folder CompileKernel uses (the one with kernel_operator.h): options'
+// runtime_include, else the install tree's, else the source tree's. Throws ToolchainError.
+std::filesystem::path RuntimeIncludeDir(const CompileOptions& options = {});
+
 // Quotes `arg` for a POSIX shell when it contains anything but [A-Za-z0-9_./=:+,@%-].
 std::string ShellQuote(const std::string& arg);
 

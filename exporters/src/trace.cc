@@ -1,0 +1,100 @@
+// The modelled timeline as trace events (see trace.h).
+#include "autofuse/exporters/trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include "autofuse/frontend/device_facts.h"
+#include "autofuse/hw/profile.h"
+#include "report.pb.h"
+
+namespace af::exporters {
+namespace {
+
+using nlohmann::json;
+
+json Meta(int tid, const std::string& name, int order) {
+  return json::array(
+      {{{"ph", "M"}, {"pid", 1}, {"tid", tid}, {"name", "thread_name"}, {"args", {{"name", name}}}},
+       {{"ph", "M"},
+        {"pid", 1},
+        {"tid", tid},
+        {"name", "thread_sort_index"},
+        {"args", {{"sort_index", order}}}}});
+}
+
+}  // namespace
+
+std::string TraceJson(const report::CompileReport& r) {
+  const auto& facts =
+      frontend::GetDeviceFacts(hw::GetProfile(r.soc().empty() ? "ascend910b" : r.soc()));
+  const double us_per_cycle = 1.0 / (facts.clock_ghz * 1000.0);
+  json events = json::array();
+  events.push_back({{"ph", "M"},
+                    {"pid", 1},
+                    {"name", "process_name"},
+                    {"args", {{"name", "autofuse modelled timeline (" + r.soc() + ")"}}}});
+  json skipped = json::array();
+  double t = 0;  // us
+  int tid = 1;
+  for (int k = 0; k < r.kernels_size(); ++k) {
+    const auto& kr = r.kernels(k);
+    if (!kr.has_tiling() || kr.tiling().chosen_case() < 0 ||
+        kr.tiling().chosen_case() >= kr.cases_size()) {
+      skipped.push_back(
+          {{"kernel", kr.name()},
+           {"reason", kr.error().empty() ? "no tiling (bind every size symbol)" : kr.error()}});
+      continue;
+    }
+    const auto& c = kr.cases(kr.tiling().chosen_case());
+    t += facts.launch_us;  // the launch gap before every kernel
+    const double dur = c.modeled_cycles() * us_per_cycle;
+    for (const auto& e : Meta(tid, kr.name(), tid))
+      events.push_back(e);
+    events.push_back({{"ph", "X"},
+                      {"pid", 1},
+                      {"tid", tid},
+                      {"name", kr.name()},
+                      {"cat", "kernel"},
+                      {"ts", t},
+                      {"dur", dur},
+                      {"args",
+                       {{"case", c.name()},
+                        {"block_dim", c.block_dim()},
+                        {"ub_bytes", c.ub_bytes()},
+                        {"cycles", c.modeled_cycles()},
+                        {"binding", c.binding()}}}});
+    const std::pair<const char*, double> pipes[] = {{"MTE2", c.mte2_cycles()},
+                                                    {"MTE3", c.mte3_cycles()},
+                                                    {"VEC", c.vec_cycles()},
+                                                    {"SCALAR", c.scalar_cycles()}};
+    const int kernel_tid = tid++;
+    for (const auto& [pipe, cycles] : pipes) {
+      for (const auto& e : Meta(tid, kr.name() + " " + pipe, tid))
+        events.push_back(e);
+      events.push_back(
+          {{"ph", "X"},
+           {"pid", 1},
+           {"tid", tid},
+           {"name", pipe},
+           {"cat", "pipe"},
+           {"ts", t},
+           {"dur", cycles * us_per_cycle},
+           {"args", {{"kernel", kr.name()}, {"cycles", cycles}, {"kernel_tid", kernel_tid}}}});
+      ++tid;
+    }
+    t += dur;
+  }
+  json out = {{"traceEvents", events},
+              {"displayTimeUnit", "ns"},
+              {"otherData",
+               {{"input", r.input()},
+                {"clock_ghz", facts.clock_ghz},
+                {"clock_source", facts.clock_source},
+                {"launch_us", facts.launch_us},
+                {"launch_source", facts.launch_source},
+                {"total_us", t},
+                {"skipped", skipped}}}};
+  return out.dump(1) + "\n";
+}
+
+}  // namespace af::exporters
