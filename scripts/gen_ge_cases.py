@@ -278,9 +278,9 @@ def write_cases(which, outdir, seed=0):
         with open(os.path.join(case, f"ge_proto_{name}.txt"), "w") as f:
             f.write(proto_text(g))
         for k, v in inputs.items():
-            np.save(os.path.join(case, "inputs", k + ".npy"), v)
+            np.save(os.path.join(case, "inputs", k + ".npy"), np.ascontiguousarray(v))
         for k, v in enumerate(outputs):
-            np.save(os.path.join(case, "expected", f"out{k}.npy"), v)
+            np.save(os.path.join(case, "expected", f"out{k}.npy"), np.ascontiguousarray(v))
         print(f"{case}: {len(g.nodes)} GE nodes, {len(inputs)} inputs, {len(outputs)} outputs")
 
 
