@@ -21,6 +21,8 @@ namespace {
 using model::Arg;
 using model::OpName;
 
+constexpr int kMaxOutputs = 4096;  // outputs of one GE node we model (edges name larger ones)
+
 struct Refuse {
   std::string code;
   std::string message;
@@ -62,7 +64,7 @@ model::ValueType TypeOfDesc(const GeTensorDesc* d) {
   std::vector<sym::Expr> shape;
   for (std::int64_t v : d->shape) {
     if (v < 0) return {};  // unknown dims: leave the type unknown
-    shape.push_back(sym::Expr(v));
+    shape.emplace_back(v);
   }
   return model::ValueType::Tensor(*dt, std::move(shape));
 }
@@ -132,8 +134,8 @@ class GeLowerer {
     const GeOpClass c = ClassifyGeOp(n.type);
     if (c == GeOpClass::kInput) return Input(n);
     if (c == GeOpClass::kOutput) {
-      for (std::size_t k = 0; k < n.inputs.size(); ++k)
-        if (n.inputs[k].index >= 0) mg().outputs.push_back(ValueArg(n.inputs[k]));
+      for (const auto& e : n.inputs)
+        if (e.index >= 0) mg().outputs.push_back(ValueArg(e));
       return;
     }
     try {
@@ -148,7 +150,7 @@ class GeLowerer {
 
   void Input(const GeOnnxNode& n) {
     const bool is_const = n.type == "Const" || n.type == "Constant";
-    const int n_out = std::max<int>(1, static_cast<int>(n.output_desc.size()));
+    const int n_out = std::clamp<int>(static_cast<int>(n.output_desc.size()), 1, kMaxOutputs);
     std::vector<int>& v = outs_[n.name];
     for (int k = 0; k < n_out; ++k) {
       const GeTensorDesc* d = static_cast<std::size_t>(k) < n.output_desc.size()
@@ -176,6 +178,7 @@ class GeLowerer {
     std::vector<std::int64_t> shape;
     for (const auto& e : t.shape) {
       shape.push_back(*e.AsInt());
+      if (shape.back() > 0 && numel > (std::int64_t{1} << 40) / shape.back()) return;
       numel *= shape.back();
     }
     if (size == 0 || static_cast<std::int64_t>(n.value_data.size()) != numel * size) return;
@@ -244,6 +247,7 @@ class GeLowerer {
       const GeEdge e = ParseGeEdge(o);
       if (e.index >= 0) n_out = std::max(n_out, e.index + 1);
     }
+    n_out = std::min(n_out, kMaxOutputs);
     std::vector<Arg> args;
     for (const auto& e : n.inputs)
       if (e.index >= 0) args.push_back(ValueArg(e));
@@ -359,6 +363,7 @@ class GeLowerer {
 
   static Arg IntList(const std::vector<std::int64_t>& v) {
     std::vector<Arg> items;
+    items.reserve(v.size());
     for (std::int64_t x : v)
       items.push_back(Arg::Int(x));
     return Arg::List(std::move(items));
@@ -504,6 +509,7 @@ class GeLowerer {
       axes = ConstInts(n, 1);
     }
     std::vector<std::int64_t> dims;
+    dims.reserve(axes.size());
     for (std::int64_t a : axes)
       dims.push_back(NormDim(n, a, rank));
     if (dims.empty()) {
@@ -623,7 +629,7 @@ class GeLowerer {
       const std::int64_t num =
           AttrInt(n, "num_split", static_cast<std::int64_t>(n.output_desc.size()));
       const auto total = t.shape[static_cast<std::size_t>(dim)].AsInt();
-      if (num <= 0 || !total || *total % num != 0)
+      if (num <= 0 || num > kMaxOutputs || !total || *total % num != 0)
         throw Refuse{"GE_UNSUPPORTED_ATTR", n.type + ": num_split does not divide the dim"};
       sizes.assign(static_cast<std::size_t>(num), *total / num);
     } else {
@@ -631,6 +637,9 @@ class GeLowerer {
           n.type == "SplitV" ? std::optional(ConstInts(n, 1)) : AttrInts(n, "size_splits");
       if (!s) throw Refuse{"GE_UNSUPPORTED_ATTR", n.type + " without size_splits"};
       sizes = *s;
+      if (sizes.empty() || sizes.size() > static_cast<std::size_t>(kMaxOutputs))
+        throw Refuse{"GE_UNSUPPORTED_ATTR",
+                     n.type + ": " + std::to_string(sizes.size()) + " parts"};
       dim = n.type == "SplitV" ? ConstInt(n, 2) : AttrInt(n, "split_dim", 0);
       dim = NormDim(n, dim, t.rank());
     }

@@ -180,7 +180,7 @@ fs::path InputArray(const fs::path& dir, const std::string& name, std::size_t k)
       c = '_';
   for (const std::string& f : {name, safe, "in" + std::to_string(k)}) {
     if (f.find('/') != std::string::npos) continue;
-    const fs::path p = dir / (f + ".npy");
+    fs::path p = dir / (f + ".npy");
     if (fs::exists(p)) return p;
   }
   throw InputError(
