@@ -139,7 +139,6 @@ class GeLowerer {
       return;
     }
     try {
-      CheckTensors(n);
       Lower(n);
     } catch (const Refuse& r) {
       Opaque(n, r);
@@ -398,8 +397,10 @@ class GeLowerer {
   // ---- lowering rules
 
   void Lower(const GeOnnxNode& n) {
-    if (auto it = PointwiseOps().find(n.type); it != PointwiseOps().end())
+    if (auto it = PointwiseOps().find(n.type); it != PointwiseOps().end()) {
+      CheckTensors(n);
       return Elementwise(n, it->second);
+    }
     static const std::unordered_map<std::string_view, Rule> kRules = {
         {"Cast", &GeLowerer::Cast},
         {"ReduceSumD", &GeLowerer::Reduce},
@@ -452,6 +453,7 @@ class GeLowerer {
                      n.type + " calls a subgraph; its body is lowered as a graph of its own"};
       throw Refuse{"GE_UNSUPPORTED_OP", "GE op type " + n.type + " has no lowering to aten ops"};
     }
+    CheckTensors(n);  // a known type: its tensors must be plain and static
     (this->*(it->second))(n);
   }
 
