@@ -1,8 +1,17 @@
 #!/usr/bin/env python3
-"""Writes a synthetic GE graph dump of about SIZE_MB megabytes, for memory/time measurements of the
-ge_onnx / ge_proto readers (docs/formats.md, "Large dumps"). Never commit the output.
+"""GE graph dumps written the way GE prints them (ge_onnx_*.pbtxt / ge_proto_*.txt).
 
 Usage: scripts/gen_ge_dump.py onnx|proto SIZE_MB OUT
+       scripts/gen_ge_dump.py case NAME|all OUTDIR [SEED]
+
+The first form writes a synthetic dump of about SIZE_MB megabytes, for memory/time measurements of
+the ge_onnx / ge_proto readers (docs/formats.md, "Large dumps"). Never commit its output.
+
+The second form writes small test networks as case folders OUTDIR/<name>/ holding the dump in both
+forms (ge_onnx_<name>.pbtxt, ge_proto_<name>.txt, Const values included as DUMP_GE_GRAPH=1 does),
+inputs/<Data name>.npy and expected/out<K>.npy computed with numpy, so that
+`afc run OUTDIR/<name>/ge_onnx_<name>.pbtxt` checks the numbers (tests/fixtures/ge/cases holds
+them; see gen_ge_cases.py for the networks).
 
 The graph is a chain Data -> (Add, Relu, Cast, Mul ...)* -> NetOutput; every op carries the kind of
 attributes real dumps carry (ids, names, tensor descriptions with shapes and dtypes, session
@@ -94,6 +103,12 @@ def proto_op(i, prev):
 
 
 def main():
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "case":
+        sys.path.insert(0, __import__("os").path.dirname(__file__))
+        import gen_ge_cases
+        gen_ge_cases.write_cases(sys.argv[2], sys.argv[3],
+                                 int(sys.argv[4]) if len(sys.argv) == 5 else 0)
+        return
     if len(sys.argv) != 4 or sys.argv[1] not in ("onnx", "proto"):
         sys.exit(__doc__)
     fmt, size, path = sys.argv[1], int(float(sys.argv[2]) * 1e6), sys.argv[3]

@@ -11,7 +11,6 @@
 #include <unordered_map>
 
 #include "af_onnx.pb.h"
-#include "autofuse/model/infer.h"
 #include "autofuse/support/error.h"
 #include "pb_text_stream.h"
 
@@ -90,6 +89,31 @@ std::string AttrText(const pb::AttributeProto& a) {
   return ss.str();
 }
 
+// A Const's `value` tensor as GE's ONNX encoder writes it: value_desc_dtype / _shape / _layout,
+// and value_data (the raw bytes, DUMP_GE_GRAPH=1 only).
+bool ReadValueAttr(const pb::AttributeProto& a, GeOnnxNode* node) {
+  const std::string& k = a.name();
+  if (k.rfind("value_", 0) != 0) return false;
+  if (k == "value_desc_dtype") {
+    node->value_desc.dtype = a.s();
+  } else if (k == "value_desc_shape") {
+    node->value_desc.shape.assign(a.ints().begin(), a.ints().end());
+    node->value_desc.has_shape = true;
+  } else if (k == "value_desc_layout") {
+    node->value_desc.layout = a.s();
+  } else if (k == "value_data") {
+    if (a.s().size() <= kMaxConstBytes) {
+      node->value_data = a.s();
+      node->has_value = true;
+    } else {
+      node->value_dropped = true;
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
 GeOnnxNode ConvertNode(const pb::NodeProto& n) {
   GeOnnxNode node;
   node.name = n.name();
@@ -106,6 +130,7 @@ GeOnnxNode ConvertNode(const pb::NodeProto& n) {
       std::vector<GeTensorDesc>& v = in ? node.input_desc : node.output_desc;
       const std::string field = key.substr(in ? 11 : 12);
       if (field == "dtype") DescAt(v, idx).dtype = a.s();
+      if (field == "layout") DescAt(v, idx).layout = a.s();
       if (field == "shape") {
         GeTensorDesc& d = DescAt(v, idx);
         d.shape.assign(a.ints().begin(), a.ints().end());
@@ -114,6 +139,7 @@ GeOnnxNode ConvertNode(const pb::NodeProto& n) {
       continue;
     }
     if (in || out) continue;  // *_desc_nums, JSON descriptors of nodes with >= 20 tensors
+    if (ReadValueAttr(a, &node)) continue;
     node.attrs[a.name()] = AttrText(a);
   }
   return node;
@@ -450,88 +476,6 @@ std::string_view GeOpClassName(GeOpClass c) {
       return "other";
   }
   return "other";
-}
-
-model::Graph GeOnnxToModelGraph(const GeOnnxGraph& g, const std::string& file) {
-  model::Graph mg;
-  mg.name = g.name;
-  mg.file = file;
-  // value ids of every node output, by node name
-  std::unordered_map<std::string, std::vector<int>> outs;
-  auto type_of = [](const GeTensorDesc* d) {
-    model::ValueType t;
-    if (d == nullptr || d->dtype.empty()) return t;
-    const auto dt = ir::DTypeFromGeName(d->dtype);
-    if (!dt || !d->has_shape) return t;
-    std::vector<sym::Expr> shape;
-    for (std::int64_t v : d->shape) {
-      if (v < 0) return model::ValueType{};  // unknown dims: leave the type unknown
-      shape.push_back(sym::Expr(v));
-    }
-    return model::ValueType::Tensor(*dt, std::move(shape));
-  };
-  auto arg_of = [&](const GeEdge& e) {
-    auto it = outs.find(e.src);
-    if (it == outs.end() || e.index < 0 || static_cast<std::size_t>(e.index) >= it->second.size())
-      return model::Arg::None();
-    return model::Arg::Value(it->second[static_cast<std::size_t>(e.index)]);
-  };
-  for (const auto& n : g.nodes) {
-    const GeOpClass c = ClassifyGeOp(n.type);
-    int n_out = static_cast<int>(n.output_desc.size());
-    for (const auto& o : n.outputs) {
-      const GeEdge e = EdgeOf(o);
-      if (e.index >= 0) n_out = std::max(n_out, e.index + 1);
-    }
-    if (c == GeOpClass::kInput) {
-      std::vector<int>& v = outs[n.name];
-      const bool is_const = n.type == "Const" || n.type == "Constant";
-      for (int k = 0; k < std::max(1, n_out); ++k) {
-        const GeTensorDesc* d = static_cast<std::size_t>(k) < n.output_desc.size()
-                                    ? &n.output_desc[static_cast<std::size_t>(k)]
-                                    : nullptr;
-        const std::string vname = n_out > 1 ? n.name + ":" + std::to_string(k) : n.name;
-        const int id = is_const ? mg.AddAttr(vname) : mg.AddInput(vname, type_of(d));
-        if (is_const) {
-          mg.value(id).type = type_of(d);
-          mg.value(id).source = model::TypeSource::kAnnotation;
-        }
-        v.push_back(id);
-      }
-      continue;
-    }
-    std::vector<model::Arg> args;
-    for (const auto& e : n.inputs) {
-      if (e.index < 0) continue;  // control edges carry no data
-      args.push_back(arg_of(e));
-    }
-    if (c == GeOpClass::kOutput) {
-      for (auto& a : args)
-        mg.outputs.push_back(a);
-      continue;
-    }
-    model::OpName op;
-    if (c == GeOpClass::kAten) {
-      const auto& [name, overload] = AtenMap().at(n.type);
-      op = model::OpName{"aten", std::string(name), std::string(overload)};
-    } else {
-      op = model::OpName{"ge", n.type, ""};
-    }
-    const int id = mg.AddNode(n.name, op, std::move(args), {}, std::max(1, n_out));
-    std::vector<int>& v = outs[n.name];
-    for (std::size_t k = 0; k < mg.node(id).outputs.size(); ++k) {
-      const int vid = mg.node(id).outputs[k];
-      const GeTensorDesc* d = k < n.output_desc.size() ? &n.output_desc[k] : nullptr;
-      const model::ValueType t = type_of(d);
-      if (t.IsKnown()) {
-        mg.value(vid).type = t;
-        mg.value(vid).source = model::TypeSource::kAnnotation;
-      }
-      v.push_back(vid);
-    }
-  }
-  model::InferTypes(mg);
-  return mg;
 }
 
 }  // namespace af::importers::ge

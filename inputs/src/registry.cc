@@ -9,6 +9,7 @@
 #include "autofuse/importers/debug_dir.h"
 #include "autofuse/importers/dfx_dump.h"
 #include "autofuse/importers/fx_graph.h"
+#include "autofuse/importers/ge_model.h"
 #include "autofuse/importers/ge_onnx.h"
 #include "autofuse/importers/ge_proto.h"
 #include "autofuse/importers/inductor_hint.h"
@@ -89,6 +90,83 @@ pipeline::Input ImportAscGraphs(const Probe& p) {
   return in;
 }
 
+// GE graph dumps: every graph lowered into one model graph (ge_model.h), the front end decides;
+// the ops the lowering refused are fallbacks with their reason, Const values go with the graph.
+pipeline::Input GeModelInput(const importers::ge::GeOnnxModel& m, const Probe& p) {
+  importers::ge::GeModelImport r = importers::ge::LowerGeModel(m);
+  pipeline::Input in;
+  in.model_file = p.path();
+  for (const auto& x : r.refusals)
+    in.fallbacks.push_back({x.node, p.path(), "[" + x.code + "] " + x.message});
+  for (auto& c : r.constants) {
+    data::HostArray a;
+    a.dtype = c.dtype;
+    a.shape = c.shape;
+    a.bytes.assign(c.bytes.begin(), c.bytes.end());
+    in.constants.emplace_back(c.value, std::move(a));
+  }
+  in.model = std::move(r.graph);
+  return in;
+}
+
+pipeline::Input ImportGeOnnx(const Probe& p) {
+  return GeModelInput(importers::ge::LoadGeOnnxFile(p.path()), p);
+}
+
+// A ge_proto dump holding AscGraphs (AutoFuse's fused ops) is kernels already; a GE network's
+// dump is a model graph. Both reads stream op by op.
+pipeline::Input ImportGeProto(const Probe& p) {
+  ir::LoadedFile f = importers::ge::LoadGeProtoFile(p.path());
+  if (!f.graphs.empty()) {
+    pipeline::Input in;
+    for (auto& lg : f.graphs)
+      in.hints.push_back({std::move(lg.graph), lg.origin});
+    return in;
+  }
+  return GeModelInput(importers::ge::LoadGeProtoModel(p.path()), p);
+}
+
+pipeline::GraphEstimate EstimateGe(const Probe& p, const pipeline::Options& options,
+                                   pipeline::Input (*import)(const Probe&)) {
+  pipeline::Input in = import(p);
+  if (!in.model) {
+    throw InputError(
+        {p.path()},
+        "this GE dump holds AscGraphs (fused kernels already), with no unfused form to "
+        "compare (afc tile gives their modeled cycles)");
+  }
+  in.path = p.path();
+  return pipeline::Estimate(pipeline::Compile(std::move(in), options), options);
+}
+
+// inductor_npu_ext's asc_graph.py (alone, or its autofused_* folder): each hint graph is a kernel
+// inductor_npu_ext decided; one we cannot convert (an op outside our registry, a form we do not
+// read) falls back with the reason, which names the op.
+pipeline::Input ImportAscGraphPy(const Probe& p) {
+  const fs::path file = p.is_dir() ? fs::path(p.path()) / "asc_graph.py" : fs::path(p.path());
+  const auto py = ind::LoadAscGraphPyFile(file);
+  pipeline::Input in;
+  in.framework_groups = true;
+  for (const auto& g : py.graphs) {
+    if (g.fused) continue;  // its AscBackend nodes name the hint graphs listed on their own
+    auto h = ind::ToHintGraph(g);
+    if (!h.graph) {
+      in.fallbacks.push_back({g.name, file.string() + ":" + std::to_string(g.line), h.reason});
+      continue;
+    }
+    in.hints.push_back({std::move(*h.graph), file.string() + ": " + g.name});
+  }
+  if (in.hints.empty() && in.fallbacks.empty())
+    throw InputError({file.string()}, "no ascir.HintGraph in this asc_graph.py");
+  return in;
+}
+
+bool IsAscGraphPyDir(const Probe& p) {
+  std::error_code ec;
+  return p.is_dir() && fs::is_regular_file(fs::path(p.path()) / "asc_graph.py", ec) &&
+         !fs::exists(fs::path(p.path()) / "fx_graph_readable.py", ec);
+}
+
 pipeline::GraphEstimate EstimateModelGraph(const Probe& p, const pipeline::Options& options) {
   pipeline::Input in = ImportModelGraph(p);
   pipeline::Options o = options;
@@ -150,6 +228,13 @@ std::vector<Format> MakeFormats() {
                InspectDfxDump, EstimateDumpFile});
   f.push_back({"case_dir", "PyTorch case folder (fx_graph_readable.py, inputs/, expected/)",
                IsCaseDir, ImportModelGraph, InspectDebugDump, EstimateModelGraph});
+  f.push_back({"asc_graph_dir", "inductor_npu_ext autofused_* folder (asc_graph.py)",
+               IsAscGraphPyDir, ImportAscGraphPy,
+               [](const Probe& p, bool json) {
+                 return InspectAscGraphPy(Probe((fs::path(p.path()) / "asc_graph.py").string()),
+                                          json);
+               },
+               EstimateDumpFile});
   f.push_back({"torch_compile_debug", "torch_compile_debug folder at any level",
                [](const Probe& p) { return p.is_dir(); }, ImportInductorGroups, InspectDebugDump,
                EstimateInductorDump});
@@ -160,20 +245,23 @@ std::vector<Format> MakeFormats() {
   f.push_back(
       {"ge_onnx", "GE graph dump, ONNX text form (ge_onnx_*.pbtxt)",
        [](const Probe& p) { return p.is_file() && importers::ge::LooksLikeGeOnnx(p.head()); },
-       ImportAscGraphs, InspectGeOnnx, EstimateDumpFile});
+       ImportGeOnnx, InspectGeOnnx,
+       [](const Probe& p, const pipeline::Options& o) { return EstimateGe(p, o, ImportGeOnnx); }});
   f.push_back(
       {"ge_proto", "GE graph dump, protobuf text form (ge_proto_*.txt)",
        [](const Probe& p) { return p.is_file() && importers::ge::LooksLikeGeProto(p.head()); },
-       ImportAscGraphs, InspectAscGraphFile, EstimateDumpFile});
+       ImportGeProto, InspectAscGraphFile,
+       [](const Probe& p, const pipeline::Options& o) { return EstimateGe(p, o, ImportGeProto); }});
+  // before the Inductor IR: the hint block of an asc_graph.py quotes Inductor's node dumps
+  f.push_back({"asc_graph_py", "inductor_npu_ext asc_graph.py",
+               [](const Probe& p) { return TextLooks(p, ind::LooksLikeAscGraphPy); },
+               ImportAscGraphPy, InspectAscGraphPy, EstimateDumpFile});
   f.push_back({"inductor_ir", "Inductor IR text (ir_pre_fusion.txt, scheduler-node dumps)",
                [](const Probe& p) { return TextLooks(p, ind::LooksLikeInductorIr); },
                ImportAscGraphs, InspectInductorIr, EstimateDumpFile});
   f.push_back({"output_code", "Inductor output_code.py",
                [](const Probe& p) { return TextLooks(p, ind::LooksLikeOutputCode); },
                ImportAscGraphs, InspectOutputCode, EstimateDumpFile});
-  f.push_back({"asc_graph_py", "inductor_npu_ext asc_graph.py",
-               [](const Probe& p) { return TextLooks(p, ind::LooksLikeAscGraphPy); },
-               ImportAscGraphs, InspectAscGraphPy, EstimateDumpFile});
   f.push_back({"fx_graph_text", "aten FX graph in another file (a log excerpt, a .txt dump)",
                [](const Probe& p) { return TextLooks(p, importers::LooksLikeFxGraph); },
                ImportModelGraph, InspectFxGraph, EstimateModelGraph});
@@ -273,7 +361,11 @@ ir::Graph ReadOneHintGraph(const std::string& path) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec) && importers::dfx::IsDfxDumpInput(path))
     return importers::dfx::LoadAscGraphTextFile(path).graph;  // AutoFuse's ascgraph_*.txt
-  ir::LoadedFile f = ir::LoadGraphFile(path);
+  // ge_proto dumps are streamed op by op (bounded memory on dumps of hundreds of MB)
+  const Probe probe(path);
+  ir::LoadedFile f = probe.is_file() && importers::ge::LooksLikeGeProto(probe.head())
+                         ? importers::ge::LoadGeProtoFile(path)
+                         : ir::LoadGraphFile(path);
   if (f.graphs.size() != 1) {
     throw InputError({path, 0, 0}, "holds " + std::to_string(f.graphs.size()) +
                                        " AscGraphs; convert takes exactly one");

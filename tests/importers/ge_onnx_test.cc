@@ -54,15 +54,20 @@ TEST(GeOnnx, ModelGraphMapsVectorOpsAndChecksTypes) {
   const model::Graph mg = GeOnnxToModelGraph(m.graphs[0], m.file);
   EXPECT_EQ(mg.inputs.size(), 2u);
   EXPECT_EQ(mg.outputs.size(), 2u);
-  ASSERT_EQ(mg.nodes.size(), 6u);
+  ASSERT_EQ(mg.nodes.size(), 7u);  // MatMulV2 with transpose_x2: transpose + mm
   const model::Node* add = mg.FindNode("add");
   ASSERT_NE(add, nullptr);
   EXPECT_EQ(add->op.ToString(), "aten.add.Tensor");
   EXPECT_EQ(add->infer, model::InferState::kInferred);
   EXPECT_EQ(mg.value(add->outputs[0]).source, model::TypeSource::kChecked);
-  EXPECT_EQ(mg.FindNode("mm")->op.ToString(), "ge.MatMulV2");
-  EXPECT_EQ(mg.FindNode("sum")->op.ToString(), "ge.ReduceSumD");
+  EXPECT_EQ(mg.FindNode("mm")->op.ToString(), "aten.mm.default");
+  EXPECT_EQ(mg.FindNode("mm/transpose_x2")->op.ToString(), "aten.transpose.int");
+  EXPECT_EQ(mg.FindNode("sum")->op.ToString(), "aten.sum.dim_IntList");
+  EXPECT_EQ(mg.FindNode("cast")->op.ToString(), "prims.convert_element_type.default");
+  for (const auto& n : mg.nodes)
+    EXPECT_EQ(n.infer, model::InferState::kInferred) << n.name;
   EXPECT_EQ(mg.CountDiagnostics(model::Diagnostic::Kind::kMismatch), 0);
+  EXPECT_EQ(mg.CountDiagnostics(model::Diagnostic::Kind::kInferFailed), 0);
   EXPECT_EQ(ClassifyGeOp("ReduceSumD"), GeOpClass::kVector);
   EXPECT_EQ(ClassifyGeOp("MatMulV2"), GeOpClass::kCube);
   EXPECT_EQ(ClassifyGeOp("Unique"), GeOpClass::kOther);

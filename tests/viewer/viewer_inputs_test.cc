@@ -7,6 +7,7 @@
 #include <QStandardItemModel>
 
 #include "fusion_tab.h"
+#include "graph_scene.h"
 #include "kernel_inspector.h"
 #include "navigator_model.h"
 #include "report.pb.h"
@@ -109,6 +110,27 @@ TEST(Inputs, CaseFolderGoesThroughTheFrontEnd) {
   EXPECT_EQ(run->fallbackCount(), 0);  // softmax fuses whole
   EXPECT_TRUE(std::any_of(stages.begin(), stages.end(),
                           [](const QString& s) { return s.startsWith("frontend"); }));
+}
+
+// GE dumps go through the front end as FX graphs do: the model graph with its kernels, and the
+// ops left out (the recommendation block's matmul on the cube unit) with their reason codes.
+TEST(Inputs, GeDumpsShowTheirModelGraph) {
+  const auto seed = RunManager::Execute(
+      SourcePath(QStringLiteral("tests/fixtures/ge/cases/cast_abs_cast_add_relu_cast/"
+                                "ge_onnx_cast_abs_cast_add_relu_cast.pbtxt")),
+      RunRequest(), false, {});
+  ASSERT_TRUE(seed->ok()) << seed->error.toStdString();
+  EXPECT_TRUE(seed->frontend);
+  EXPECT_EQ(seed->kernelCount(), 1);
+  ASSERT_TRUE(GraphScene::HasModelGraph(*seed));
+  EXPECT_EQ(seed->report->model_nodes_size(), 9);  // 2 inputs, 6 ops, output
+  const auto rec = RunManager::Execute(
+      SourcePath(QStringLiteral("tests/fixtures/ge/cases/rec_mlp/ge_proto_rec_mlp.txt")),
+      RunRequest(), false, {});
+  ASSERT_TRUE(rec->ok()) << rec->error.toStdString();
+  ASSERT_TRUE(GraphScene::HasModelGraph(*rec));
+  ASSERT_GE(rec->fallbackCount(), 1);
+  EXPECT_TRUE(QString::fromStdString(rec->fallback(0)->reason()).startsWith('['));
 }
 
 TEST(Inputs, UnfusedOpsOfTheFrontEndWithTheirReasonCodes) {

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
 #include "autofuse/inputs/grouping_summary.h"
 #include "autofuse/inputs/registry.h"
@@ -31,8 +32,18 @@ void PrintFusion(const pipeline::CompileResult& r) {
     if (!k.error.empty()) std::cout << "  [not compiled: " << k.error_code << "]";
     std::cout << "\n";
   }
-  for (const auto& f : fe.fusion.fallbacks)
+  std::set<std::string> listed;
+  for (const auto& f : fe.fusion.fallbacks) {
     std::cout << f.Text(fe.graph) << "\n";
+    listed.insert(fe.graph.node(f.node).name);
+  }
+  // ops the importer refused that the front end did not see (no output type)
+  for (const auto& f : r.fallbacks) {
+    if (listed.contains(f.name)) continue;
+    const model::Node* n = fe.graph.FindNode(f.name);
+    std::cout << "Fallback " << (n != nullptr ? n->op.ToString() + " " : "") << f.name
+              << " reason: " << f.reason << "\n";
+  }
 }
 
 int Refused(const pipeline::CompileResult& r) {
@@ -95,7 +106,7 @@ int RunRunGraph(const RunCmdOptions& opts, const pipeline::Options& o, const pip
   std::optional<double> rtol;
   if (opts.atol >= 0) atol = opts.atol;
   if (opts.rtol >= 0) rtol = opts.rtol;
-  const auto res = pipeline::RunCase(in, o, atol, rtol);
+  const auto res = pipeline::RunCase(in, o, atol, rtol, {opts.inputs, opts.expect});
   PrintFusion(res.compiled);
   for (const auto& line : res.log)
     std::cout << "  " << line << "\n";

@@ -3,6 +3,7 @@
 #include "autofuse/pipeline/pipeline.h"
 
 #include <chrono>
+#include <map>
 
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
@@ -44,8 +45,25 @@ FrontEnd RunFrontEnd(Input& in, const Options& options, CompileResult* r) {
     throw InputError({}, e.what());
   }
   fe.fusion = frontend::DecideFusion(fe.graph, fe.options);
-  for (const auto& f : fe.fusion.fallbacks)
-    r->fallbacks.push_back({fe.graph.node(f.node).name, fe.file, "[" + f.code + "] " + f.message});
+  // An op the importer already refused is listed once, with the importer's reason ("[CODE] why":
+  // the more precise one, e.g. a GE op's format) also in the front end's decisions.
+  std::map<std::string, std::string> refused;
+  for (const auto& f : r->fallbacks)
+    refused[f.name] = f.reason;
+  for (auto& f : fe.fusion.fallbacks) {
+    const std::string& name = fe.graph.node(f.node).name;
+    if (auto it = refused.find(name); it != refused.end()) {
+      const std::string& why = it->second;
+      const std::size_t close = why.find("] ");
+      if (!why.empty() && why[0] == '[' && close != std::string::npos) {
+        f.code = why.substr(1, close - 1);
+        f.message = why.substr(close + 2);
+        f.stage = "import";
+      }
+      continue;
+    }
+    r->fallbacks.push_back({name, fe.file, "[" + f.code + "] " + f.message});
+  }
   for (std::size_t i = 0; i < fe.fusion.kernels.size(); ++i) {
     Kernel k;
     k.hint = fe.fusion.kernels[i].lowered.graph;

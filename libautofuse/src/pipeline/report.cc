@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
 #include "autofuse/ir/proto_io.h"
@@ -253,6 +254,17 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
   if (r.front_end) {
     FillFusionDecisions(*r.front_end, out);
     FillModelNodes(*r.front_end, out);
+    // Ops an importer refused before the front end saw them (GE ops outside the aten table):
+    // their code is the "[CODE]" their fallback reason opens with.
+    std::map<std::string, std::string> refused;
+    for (const auto& f : r.fallbacks)
+      if (f.reason.size() > 2 && f.reason[0] == '[')
+        refused[f.name] = f.reason.substr(1, f.reason.find(']') - 1);
+    for (auto& n : *out->mutable_model_nodes()) {
+      auto it = refused.find(n.name());
+      if (it != refused.end() && n.kernel().empty() && n.fallback_code().empty())
+        n.set_fallback_code(it->second);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include "autofuse/pipeline/run_case.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <functional>
 #include <set>
@@ -151,7 +152,7 @@ void CompareOutputs(const model::Graph& g, const fs::path& dir, const frontend::
     const auto& a = g.outputs[k];
     if (!a.IsValue() || !g.value(a.value).type.IsTensor()) continue;
     const auto& val = g.value(a.value);
-    const fs::path p = dir / "expected" / ("out" + std::to_string(k) + ".npy");
+    const fs::path p = dir / ("out" + std::to_string(k) + ".npy");
     data::HostArray expected = data::ReadNpy(p.string(), val.type.dtype);
     data::HostArray actual = ev.Get(a.value);
     if (expected.shape != actual.shape && expected.numel() == actual.numel())
@@ -171,17 +172,37 @@ void CompareOutputs(const model::Graph& g, const fs::path& dir, const frontend::
   }
 }
 
+// The array of input `name` (position k among the tensor inputs) in `dir`.
+fs::path InputArray(const fs::path& dir, const std::string& name, std::size_t k) {
+  std::string safe = name;
+  for (char& c : safe)
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_' && c != '.' && c != '-')
+      c = '_';
+  for (const std::string& f : {name, safe, "in" + std::to_string(k)}) {
+    if (f.find('/') != std::string::npos) continue;
+    fs::path p = dir / (f + ".npy");
+    if (fs::exists(p)) return p;
+  }
+  throw InputError(
+      {(dir / (safe + ".npy")).string()},
+      "missing input array for " + name + " (also tried in" + std::to_string(k) + ".npy)");
+}
+
 }  // namespace
 
 CaseRun RunCase(const Input& input, const Options& options, std::optional<double> atol,
-                std::optional<double> rtol) {
+                std::optional<double> rtol, const CaseDirs& dirs) {
   CaseRun res;
-  const fs::path dir(input.path);
-  if (!fs::is_directory(dir) || !input.model) {
+  std::error_code ec;
+  const fs::path dir =
+      fs::is_directory(input.path, ec) ? fs::path(input.path) : fs::path(input.path).parent_path();
+  const fs::path in_dir = dirs.inputs.empty() ? dir / "inputs" : fs::path(dirs.inputs);
+  const fs::path out_dir = dirs.expected.empty() ? dir / "expected" : fs::path(dirs.expected);
+  if (!input.model || !fs::is_directory(in_dir, ec)) {
     throw InputError({input.path},
                      "running a model graph needs a case directory "
-                     "(fx_graph_readable.py, inputs/, expected/); "
-                     "samples/torch/make_case.py writes them");
+                     "(fx_graph_readable.py or a GE dump, inputs/, expected/; or --inputs and "
+                     "--expect); samples/torch/make_case.py and scripts/gen_ge_dump.py write them");
   }
   // ---- inputs: one array per tensor placeholder, named by placeholder
   const model::Graph& g = *input.model;
@@ -190,9 +211,8 @@ CaseRun RunCase(const Input& input, const Options& options, std::optional<double
   for (int v : g.inputs) {
     const auto& val = g.value(v);
     if (!val.type.IsTensor()) continue;
-    const fs::path p = dir / "inputs" / (val.name + ".npy");
-    if (!fs::exists(p)) throw InputError({p.string()}, "missing input array for " + val.name);
-    inputs.push_back(data::ReadNpy(p.string(), val.type.dtype));
+    inputs.push_back(
+        data::ReadNpy(InputArray(in_dir, val.name, tensor_inputs.size()).string(), val.type.dtype));
     tensor_inputs.push_back(v);
   }
   // ---- bind the sizes from the inputs, compile
@@ -204,8 +224,10 @@ CaseRun RunCase(const Input& input, const Options& options, std::optional<double
   frontend::Evaluator ev(g, o.bindings);
   for (std::size_t i = 0; i < inputs.size(); ++i)
     ev.Set(tensor_inputs[i], inputs[i]);
+  for (const auto& [v, a] : input.constants)
+    ev.Set(v, a);
   res.ok = UnitRunner(g, res.compiled, o, ev, res).RunAll();
-  CompareOutputs(g, dir, ev, atol, rtol, res);
+  CompareOutputs(g, out_dir, ev, atol, rtol, res);
   return res;
 }
 

@@ -2,12 +2,12 @@
 // conventions): read with protobuf's TextFormat against our own ONNX-subset schema (unknown fields
 // skipped, the file streamed), with data and control edges rebuilt from the `name:index` strings,
 // tensor descriptions from the `input_desc_*:i` / `output_desc_*:i` attributes, and the
-// `subgraph` nodes as further graphs. `GeOnnxToModelGraph` turns a graph into the front end's
-// model graph: the vector ops GE networks use map to their aten equivalents or are kept as
-// recognised vector ops; cube and other ops stay opaque. Op lists of ge_proto_*.txt dumps convert
-// to the same graph form (GeGraphFromOps).
+// `subgraph` nodes as further graphs, and Const values (`value_desc_*`, `value_data`).
+// `GeOnnxToModelGraph` turns a graph into the front end's model graph (the lowering of
+// ge_model.h). Op lists of ge_proto_*.txt dumps convert to the same graph form (GeGraphFromOps).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -23,6 +23,7 @@ struct GeTensorDesc {
   std::string dtype;                // "DT_FLOAT" as GE writes it; "" when not dumped
   std::vector<std::int64_t> shape;  // -1 unknown dim, [-2] unknown rank
   bool has_shape = false;
+  std::string layout;  // "ND", "NCHW", "NC1HWC0" ... as GE writes it; "" when not dumped
 };
 
 struct GeEdge {
@@ -39,9 +40,20 @@ struct GeOnnxNode {
   std::vector<GeTensorDesc> output_desc;
   std::map<std::string, std::string> attrs;  // scalar attributes as text (i, f, s, ints …)
   int attribute_count = 0;
+  // A Const's tensor (`value` attribute): its description, and its bytes when the dump holds
+  // them (DUMP_GE_GRAPH=1; raw little-endian elements). Bytes above kMaxConstBytes are dropped
+  // (value_dropped) so that a dump's weights never all sit in memory.
+  GeTensorDesc value_desc;
+  bool has_value = false;
+  std::string value_data;
+  bool value_dropped = false;
+  std::vector<std::string> subgraphs;  // names of the graphs this op calls (ge_proto subgraph_name)
   int DataInputs() const;
   int ControlInputs() const;
 };
+
+// Const bytes kept per node (larger weights are dropped, and the Const becomes an input).
+inline constexpr std::size_t kMaxConstBytes = std::size_t{16} << 20;
 
 struct GeOnnxGraph {
   std::string name;
@@ -88,9 +100,10 @@ enum class GeOpClass {
 GeOpClass ClassifyGeOp(std::string_view type);
 std::string_view GeOpClassName(GeOpClass c);
 
-// One graph of the model as a model graph: Data/Const nodes become inputs/attributes, NetOutput
-// the outputs, other nodes ops named `aten.<op>` (kAten) or `ge.<Type>`; output types come from
-// the output descriptions (dtype and shape) where GE dumped them.
+// One graph of the model as a model graph (LowerGeGraph of ge_model.h without its refusals and
+// constants): Data/Const nodes become inputs/constants, NetOutput the outputs, GE ops the aten
+// ops of their meaning or opaque `ge.<Type>` nodes; output types come from the output
+// descriptions (dtype and shape) where GE dumped them.
 model::Graph GeOnnxToModelGraph(const GeOnnxGraph& g, const std::string& file);
 
 }  // namespace af::importers::ge

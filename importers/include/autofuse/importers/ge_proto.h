@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "autofuse/importers/ge_onnx.h"
 #include "autofuse/ir/load.h"
 
 namespace af::importers::ge {
@@ -17,5 +18,11 @@ namespace af::importers::ge {
 bool LooksLikeGeProto(std::string_view head);
 ir::LoadedFile LoadGeProtoFile(const std::filesystem::path& path);
 ir::LoadedFile ParseGeProto(const std::string& text, const std::string& file);
+
+// The same dump as GE graphs in the ONNX reader's node form (ge_onnx.h) with every op's
+// attributes, tensor descriptions, Const values and subgraph names, for the model graph
+// (ge_model.h); streamed op by op as well. Graph [0] is the root graph.
+GeOnnxModel LoadGeProtoModel(const std::filesystem::path& path);
+GeOnnxModel ParseGeProtoModel(const std::string& text, const std::string& file);
 
 }  // namespace af::importers::ge

@@ -6,8 +6,10 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "autofuse/data/host_array.h"
 #include "autofuse/ir/graph.h"
 #include "autofuse/model/graph.h"
 
@@ -32,8 +34,11 @@ struct Input {
   std::string format;                 // the input registry's name for it
   std::optional<model::Graph> model;  // a model graph: the front end decides the kernels
   std::string model_file;             // the file `model` was read from
-  std::vector<HintInput> hints;       // else: kernels already
-  std::vector<Fallback> fallbacks;    // groups the importer could not lower
+  // Constant tensors of `model` whose values the input holds (GE Consts): value id -> data. The
+  // case runner evaluates with them; they need no inputs/ array.
+  std::vector<std::pair<int, data::HostArray>> constants;
+  std::vector<HintInput> hints;     // else: kernels already
+  std::vector<Fallback> fallbacks;  // groups the importer could not lower
   // The hints are a framework's own groups (Inductor, AutoFuse dumps): a kernel a later stage
   // refuses falls back like an unlowered group instead of failing the whole input.
   bool framework_groups = false;

@@ -20,11 +20,19 @@ struct CaseRun {
   CompileResult compiled;
 };
 
-// `input` is a case folder imported as a model graph (input.path the folder): inputs/<placeholder>
-// .npy, expected/out<K>.npy. Size symbols are bound from the inputs (and options.bindings).
-// Tolerances default by dtype (reduction-aware).
+// Where a case's arrays are: empty = inputs/ and expected/ of the case folder (input.path when
+// it is a folder, else the folder holding the file, as for a GE dump).
+struct CaseDirs {
+  std::string inputs;
+  std::string expected;
+};
+
+// `input` is a model graph with its case folder: inputs/<placeholder>.npy (or the name with
+// every character outside [A-Za-z0-9_.-] as '_', or in<K>.npy), expected/out<K>.npy; constants
+// the input holds (input.constants) need no array. Size symbols are bound from the inputs (and
+// options.bindings). Tolerances default by dtype (reduction-aware).
 CaseRun RunCase(const Input& input, const Options& options,
                 std::optional<double> atol = std::nullopt,
-                std::optional<double> rtol = std::nullopt);
+                std::optional<double> rtol = std::nullopt, const CaseDirs& dirs = {});
 
 }  // namespace af::pipeline
