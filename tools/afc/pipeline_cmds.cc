@@ -105,7 +105,7 @@ int RunInspect(const InspectOptions& opts) {
 }
 
 int RunCompile(const CompileOptions& opts) {
-  const auto o = MakeOptions(opts.common, true);
+  const auto o = MakeOptions(opts.common, !opts.no_build);
   const auto r = inputs::CompileFile(opts.common.input, o);
   inputs::WriteOutputs(r, o, opts.out, opts.force);
   if (r.front_end) return PrintCompiledGraph(opts, r);
