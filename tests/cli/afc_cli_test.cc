@@ -341,3 +341,31 @@ TEST(Afc, OptRefusesUnknownStagesAndMissingRunLines) {
 }
 
 }  // namespace
+
+// `afc compile --no-build` on the synthetic transformer of tests/bench/gen_transformer.py (two
+// layers): sources and report written, no kernel built (the compile stage takes no time), and the
+// two layers' identical groups decided alike.
+TEST(Afc, CompileNoBuildSyntheticTransformer) {
+  const auto dir = af::test::TempDir("afc_no_build");
+  const auto graph = dir / "transformer_2.py";
+  const auto gen = af::test::SourceDir() / "tests" / "bench" / "gen_transformer.py";
+  ASSERT_EQ(std::system(("/usr/bin/python3 " + Shell(gen.string()) + " --layers 2 -o " +
+                         Shell(graph.string()) + " 2>/dev/null")
+                            .c_str()),
+            0);
+  const Result r = Afc("compile --no-build --bind s0=2 --json --out " +
+                       Shell((dir / "out").string()) + " " + Shell(graph.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream f(dir / "out" / "report.json");
+  const auto j = nlohmann::json::parse(f);
+  bool compile_timed = false;
+  for (const auto& t : j["timings"]) {
+    if (t["stage"] != "compile") continue;
+    compile_timed = true;
+    EXPECT_EQ(t.value("ms", 0.0), 0.0) << t.dump();  // proto JSON omits a zero
+  }
+  EXPECT_TRUE(compile_timed);
+  const auto kernels = j["kernels"].size();
+  EXPECT_GE(kernels, 8u);
+  EXPECT_EQ(kernels % 2, 1u) << "two identical layers and the first layer norm's kernel";
+}
