@@ -35,9 +35,9 @@ void CompileOnce(benchmark::State& state, const std::string& path) {
   }
   state.counters["fx_ops"] = static_cast<double>(ops);
   state.counters["kernels"] = static_cast<double>(kernels);
-  state.counters["us_per_op"] = benchmark::Counter(
-      static_cast<double>(ops) * static_cast<double>(state.iterations()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us_per_op"] =
+      benchmark::Counter(static_cast<double>(ops) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // Layers: 12 (1x ViT), 24, 48, 96 (8x).

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 #include "afc_process.h"
 #include "fixtures.h"
@@ -365,7 +368,37 @@ TEST(Afc, CompileNoBuildSyntheticTransformer) {
     EXPECT_EQ(t.value("ms", 0.0), 0.0) << t.dump();  // proto JSON omits a zero
   }
   EXPECT_TRUE(compile_timed);
-  const auto kernels = j["kernels"].size();
-  EXPECT_GE(kernels, 8u);
-  EXPECT_EQ(kernels % 2, 1u) << "two identical layers and the first layer norm's kernel";
+  const auto& kernels = j["kernels"];
+  EXPECT_GE(kernels.size(), 8u);
+  EXPECT_EQ(kernels.size() % 2, 1u) << "two identical layers and the first layer norm's kernel";
+  // Identical kernels once: the second layer's groups point at the first layer's kernels, share
+  // their names, and only the distinct kernels have a folder.
+  std::map<std::string, std::string> name_of_group;
+  std::set<std::string> distinct;
+  std::size_t reused = 0;
+  for (const auto& k : kernels) {
+    const std::string group = k.value("group", "");
+    ASSERT_FALSE(group.empty());
+    EXPECT_TRUE(name_of_group.emplace(group, k["name"]).second) << "groups are unique";
+    const std::string first = k.value("same_kernel_as", "");
+    if (first.empty()) {
+      EXPECT_TRUE(distinct.insert(k["name"]).second) << k["name"];
+      EXPECT_TRUE(std::filesystem::is_directory(dir / "out" / k["name"].get<std::string>()));
+      continue;
+    }
+    ++reused;
+    ASSERT_TRUE(name_of_group.contains(first)) << "points at an earlier group";
+    EXPECT_EQ(name_of_group[first], k["name"]);
+  }
+  EXPECT_EQ(reused, kernels.size() / 2);
+  std::size_t folders = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "out"))
+    folders += e.is_directory() ? 1 : 0;
+  EXPECT_EQ(folders, distinct.size());
+  // Every model node of a kernel names its group.
+  for (const auto& n : j["model_nodes"]) {
+    if (n.contains("kernel")) {
+      EXPECT_TRUE(name_of_group.contains(n.value("group", ""))) << n;
+    }
+  }
 }

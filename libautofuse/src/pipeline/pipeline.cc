@@ -3,6 +3,7 @@
 #include "autofuse/pipeline/pipeline.h"
 
 #include <chrono>
+#include <unordered_map>
 
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
@@ -28,6 +29,23 @@ void TakeHints(Input& in, const Options& options, CompileResult* r) {
     k.origin = std::move(h.origin);
     Dump(options, "import", ir::DumpText(k.hint));
     r->kernels.push_back(std::move(k));
+  }
+}
+
+// Identical kernels once: a kernel whose hint graph equals an earlier one's but for the name (the
+// layers of a model) points at that kernel (Kernel::same_as) instead of being compiled again.
+void MarkSameKernels(std::vector<Kernel>& kernels) {
+  std::unordered_map<std::string, std::vector<int>> by_text;  // text without the name -> kernels
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    ir::Graph unnamed = kernels[i].hint;
+    unnamed.name.clear();
+    auto& seen = by_text[ir::DumpText(unnamed)];
+    for (int j : seen)
+      if (SameKernel(kernels[i].hint, kernels[static_cast<std::size_t>(j)].hint)) {
+        kernels[i].same_as = j;
+        break;
+      }
+    if (kernels[i].same_as < 0) seen.push_back(static_cast<int>(i));
   }
 }
 
@@ -81,10 +99,22 @@ CompileResult Compile(Input in, const Options& options) {
   }
   r.timings.push_back({"frontend", in.model ? MsSince(t0) : 0.0});
 
-  // ---- per kernel: schedule -> tiling -> codegen -> compile
+  // ---- per kernel: schedule -> tiling -> codegen -> compile, once per distinct kernel
   KernelStageTimes times;
-  for (auto& k : r.kernels)
-    CompileKernel(k, options, settings, &times);
+  MarkSameKernels(r.kernels);
+  for (auto& k : r.kernels) {
+    if (k.same_as < 0) {
+      CompileKernel(k, options, settings, &times);
+      continue;
+    }
+    const Kernel& first = r.kernels[static_cast<std::size_t>(k.same_as)];
+    k.schedule = first.schedule;
+    k.tiling = first.tiling;
+    k.code = first.code;
+    k.library = first.library;
+    k.error_code = first.error_code;
+    k.error = first.error;
+  }
   r.timings.push_back({"schedule", times.schedule});
   r.timings.push_back({"tiling", times.tiling});
   r.timings.push_back({"codegen", times.codegen});
