@@ -24,5 +24,8 @@ int RunEstimate(const EstimateOptions& opts);
 
 // framework_groupings of the report.json in `dir` (an empty array when it has none).
 nlohmann::json ReportGroupings(const std::string& dir);
+// The compile's kernel counts: as JSON, and as the line `afc compile` prints.
+nlohmann::json KernelCountsJson(const pipeline::KernelCounts& c);
+std::string KernelCountsLine(const pipeline::KernelCounts& c);
 
 }  // namespace af::cli

@@ -2,7 +2,11 @@
 // dump hook; the stages' decisions live in their results, which the CompileReport carries.
 #include "autofuse/pipeline/pipeline.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <thread>
 #include <unordered_map>
 
 #include "autofuse/ir/text.h"
@@ -46,6 +50,45 @@ void MarkSameKernels(std::vector<Kernel>& kernels) {
         break;
       }
     if (kernels[i].same_as < 0) seen.push_back(static_cast<int>(i));
+  }
+}
+
+// The host compiles of the distinct kernels, one thread per core (the compiler runs in a process
+// of its own; toolchain::CompileKernel is thread-safe). The "compile" dumps follow in kernel order;
+// a kernel that does not compile throws after every other build finished (the first in order).
+void BuildKernels(std::vector<Kernel>& kernels, const Options& options, KernelCounts* counts) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    if (kernels[i].same_as < 0 && kernels[i].error.empty() && !kernels[i].code.files.empty())
+      todo.push_back(i);
+  std::vector<std::exception_ptr> errors(todo.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t t = next++; t < todo.size(); t = next++) {
+      Kernel& k = kernels[todo[t]];
+      try {
+        std::vector<toolchain::SourceFile> src;
+        src.reserve(k.code.files.size());
+        for (const auto& f : k.code.files)
+          src.push_back({f.name, f.text});
+        k.library = toolchain::CompileKernel(src, k.code.main_file, options.compile);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    }
+  };
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < std::min(cores, todo.size()); ++w)
+    pool.emplace_back(work);
+  work();
+  for (auto& t : pool)
+    t.join();
+  for (std::size_t t = 0; t < todo.size(); ++t) {
+    if (errors[t]) std::rethrow_exception(errors[t]);
+    const Kernel& k = kernels[todo[t]];
+    ++(k.library->cache_hit() ? counts->cached : counts->built);
+    Dump(options, "compile", k.code.kernel_name + ": built");
   }
 }
 
@@ -99,14 +142,26 @@ CompileResult Compile(Input in, const Options& options) {
   }
   r.timings.push_back({"frontend", in.model ? MsSince(t0) : 0.0});
 
-  // ---- per kernel: schedule -> tiling -> codegen -> compile, once per distinct kernel
+  // ---- per kernel: schedule -> tiling -> codegen, once per distinct kernel; then the host
+  // compiles, in parallel
   KernelStageTimes times;
   MarkSameKernels(r.kernels);
+  Options staged = options;
+  staged.build = false;
+  for (auto& k : r.kernels)
+    if (k.same_as < 0) CompileKernel(k, staged, settings, &times);
+  if (options.build) {
+    const auto t1 = Clock::now();
+    BuildKernels(r.kernels, options, &r.counts);
+    times.compile = MsSince(t1);
+  }
+  r.counts.groups = static_cast<int>(r.kernels.size());
   for (auto& k : r.kernels) {
     if (k.same_as < 0) {
-      CompileKernel(k, options, settings, &times);
+      ++r.counts.distinct;
       continue;
     }
+    ++r.counts.reused;
     const Kernel& first = r.kernels[static_cast<std::size_t>(k.same_as)];
     k.schedule = first.schedule;
     k.tiling = first.tiling;

@@ -245,6 +245,12 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
     st->set_stage(t.stage);
     st->set_ms(t.ms);
   }
+  auto* kc = out->mutable_kernel_counts();
+  kc->set_groups(r.counts.groups);
+  kc->set_distinct(r.counts.distinct);
+  kc->set_reused(r.counts.reused);
+  kc->set_built(r.counts.built);
+  kc->set_cached(r.counts.cached);
   for (const auto& f : r.fallbacks) {
     auto* fr = out->add_fallbacks();
     fr->set_name(f.name);
