@@ -117,7 +117,8 @@ void FusionTab::showKernel(const RunPtr& run, int kernel, int /*tcase*/) {
   if (run->report->fusion_decisions_size() > 0) {
     QStringList nodes;
     for (const auto& n : run->report->model_nodes()) {
-      if (n.kernel() == k->name()) nodes << QString::fromStdString(n.name());
+      const bool in_k = k->group().empty() ? n.kernel() == k->name() : n.group() == k->group();
+      if (in_k) nodes << QString::fromStdString(n.name());
     }
     showFrontendDecisions(*run, nodes, tr("its ops"));
   }

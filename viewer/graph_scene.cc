@@ -305,12 +305,18 @@ GraphSpec GraphScene::SpecForModelGraph(const Run& run, const QSet<int>& collaps
   GraphSpec spec;
   if (!HasModelGraph(run)) return spec;
   const report::CompileReport& rep = *run.report;
+  // Kernels by group (identical kernels share a name; reports before groups: by name).
   std::map<std::string, int> kernel_index;
-  for (int i = 0; i < rep.kernels_size(); ++i)
-    kernel_index.emplace(rep.kernels(i).name(), i);
+  for (int i = 0; i < rep.kernels_size(); ++i) {
+    const auto& k = rep.kernels(i);
+    kernel_index.emplace(k.group().empty() ? k.name() : k.group(), i);
+  }
+  const auto kernel_key = [](const report::ModelNodeReport& n) -> const std::string& {
+    return n.group().empty() ? n.kernel() : n.group();
+  };
   std::vector<int> ops_of(static_cast<std::size_t>(rep.kernels_size()), 0);
   for (const auto& n : rep.model_nodes()) {
-    const auto it = kernel_index.find(n.kernel());
+    const auto it = kernel_index.find(kernel_key(n));
     if (it != kernel_index.end()) ++ops_of[static_cast<std::size_t>(it->second)];
   }
   // One cluster per kernel that has ops; a collapsed kernel is one box instead.
@@ -357,7 +363,7 @@ GraphSpec GraphScene::SpecForModelGraph(const Run& run, const QSet<int>& collaps
   }
   std::map<std::string, int> index;  // model node name -> spec node
   for (const auto& n : rep.model_nodes()) {
-    const auto it = kernel_index.find(n.kernel());
+    const auto it = kernel_index.find(kernel_key(n));
     const int k = it == kernel_index.end() ? -1 : it->second;
     if (k >= 0 && box_of[static_cast<std::size_t>(k)] >= 0) {
       index[n.name()] = box_of[static_cast<std::size_t>(k)];

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 #include "afc_process.h"
 #include "fixtures.h"
@@ -341,3 +344,61 @@ TEST(Afc, OptRefusesUnknownStagesAndMissingRunLines) {
 }
 
 }  // namespace
+
+// `afc compile --no-build` on the synthetic transformer of tests/bench/gen_transformer.py (two
+// layers): sources and report written, no kernel built (the compile stage takes no time), and the
+// two layers' identical groups decided alike.
+TEST(Afc, CompileNoBuildSyntheticTransformer) {
+  const auto dir = af::test::TempDir("afc_no_build");
+  const auto graph = dir / "transformer_2.py";
+  const auto gen = af::test::SourceDir() / "tests" / "bench" / "gen_transformer.py";
+  ASSERT_EQ(std::system(("/usr/bin/python3 " + Shell(gen.string()) + " --layers 2 -o " +
+                         Shell(graph.string()) + " 2>/dev/null")
+                            .c_str()),
+            0);
+  const Result r = Afc("compile --no-build --bind s0=2 --json --out " +
+                       Shell((dir / "out").string()) + " " + Shell(graph.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream f(dir / "out" / "report.json");
+  const auto j = nlohmann::json::parse(f);
+  bool compile_timed = false;
+  for (const auto& t : j["timings"]) {
+    if (t["stage"] != "compile") continue;
+    compile_timed = true;
+    EXPECT_EQ(t.value("ms", 0.0), 0.0) << t.dump();  // proto JSON omits a zero
+  }
+  EXPECT_TRUE(compile_timed);
+  const auto& kernels = j["kernels"];
+  EXPECT_GE(kernels.size(), 8u);
+  EXPECT_EQ(kernels.size() % 2, 1u) << "two identical layers and the first layer norm's kernel";
+  // Identical kernels once: the second layer's groups point at the first layer's kernels, share
+  // their names, and only the distinct kernels have a folder.
+  std::map<std::string, std::string> name_of_group;
+  std::set<std::string> distinct;
+  std::size_t reused = 0;
+  for (const auto& k : kernels) {
+    const std::string group = k.value("group", "");
+    ASSERT_FALSE(group.empty());
+    EXPECT_TRUE(name_of_group.emplace(group, k["name"]).second) << "groups are unique";
+    const std::string first = k.value("same_kernel_as", "");
+    if (first.empty()) {
+      EXPECT_TRUE(distinct.insert(k["name"]).second) << k["name"];
+      EXPECT_TRUE(std::filesystem::is_directory(dir / "out" / k["name"].get<std::string>()));
+      continue;
+    }
+    ++reused;
+    ASSERT_TRUE(name_of_group.contains(first)) << "points at an earlier group";
+    EXPECT_EQ(name_of_group[first], k["name"]);
+  }
+  EXPECT_EQ(reused, kernels.size() / 2);
+  std::size_t folders = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "out"))
+    folders += e.is_directory() ? 1 : 0;
+  EXPECT_EQ(folders, distinct.size());
+  // Every model node of a kernel names its group.
+  for (const auto& n : j["model_nodes"]) {
+    if (n.contains("kernel")) {
+      EXPECT_TRUE(name_of_group.contains(n.value("group", ""))) << n;
+    }
+  }
+}

@@ -50,6 +50,7 @@ struct CompileOptions {
   std::string out;
   bool timings = false;
   bool force = false;
+  bool no_build = false;  // generate the sources only, no host compile
 };
 int RunCompile(const CompileOptions& opts);
 

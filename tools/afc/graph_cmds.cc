@@ -67,6 +67,20 @@ json ReportGroupings(const std::string& dir) {
   return rep["framework_groupings"];
 }
 
+nlohmann::json KernelCountsJson(const pipeline::KernelCounts& c) {
+  return {{"groups", c.groups},
+          {"distinct", c.distinct},
+          {"reused", c.reused},
+          {"built", c.built},
+          {"cached", c.cached}};
+}
+
+std::string KernelCountsLine(const pipeline::KernelCounts& c) {
+  return "kernels: " + std::to_string(c.groups) + " groups, " + std::to_string(c.distinct) +
+         " distinct (" + std::to_string(c.reused) + " reused), " + std::to_string(c.built) +
+         " built, " + std::to_string(c.cached) + " from the cache\n";
+}
+
 int PrintCompiledGraph(const CompileOptions& opts, const pipeline::CompileResult& r) {
   if (opts.common.json) {
     json j;
@@ -83,6 +97,7 @@ int PrintCompiledGraph(const CompileOptions& opts, const pipeline::CompileResult
                     {"cases", k.schedule.cases.size()},
                     {"error_code", k.error_code}});
     j["kernels"] = ks;
+    j["kernel_counts"] = KernelCountsJson(r.counts);
     j["fallbacks"] = r.front_end->fusion.fallbacks.size();
     j["framework_groupings"] = inputs::GroupingSummary(ReportGroupings(opts.out));
     j["out"] = opts.out;
@@ -95,6 +110,7 @@ int PrintCompiledGraph(const CompileOptions& opts, const pipeline::CompileResult
       for (const auto& s : r.timings)
         std::printf("  %-9s %8.2f ms\n", s.stage.c_str(), s.ms);
     }
+    std::cout << KernelCountsLine(r.counts);
     inputs::PrintGroupingSummary(ReportGroupings(opts.out), "");
     std::cout << "report: " << opts.out << "/report.json, fusion: " << opts.out << "/fusion.json\n";
   }

@@ -30,5 +30,8 @@ void PrintAttProfiling(const pipeline::CompileResult& r, const pipeline::Options
 
 // framework_groupings of the report.json in `dir` (an empty array when it has none).
 nlohmann::json ReportGroupings(const std::string& dir);
+// The compile's kernel counts: as JSON, and as the line `afc compile` prints.
+nlohmann::json KernelCountsJson(const pipeline::KernelCounts& c);
+std::string KernelCountsLine(const pipeline::KernelCounts& c);
 
 }  // namespace af::cli

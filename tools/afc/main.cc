@@ -71,6 +71,8 @@ int main(int argc, char** argv) {
   cmd_compile->add_option("--out", compile.out, "Output directory")->required();
   cmd_compile->add_flag("--timings", compile.timings, "Per-stage timings");
   cmd_compile->add_flag("--force", compile.force, "Write into a non-empty directory");
+  cmd_compile->add_flag("--no-build", compile.no_build,
+                        "Generate the sources and the report only: no host compile of the kernels");
 
   af::cli::RunCmdOptions runo;
   auto* cmd_run = app.add_subcommand(

@@ -104,7 +104,7 @@ int RunInspect(const InspectOptions& opts) {
 }
 
 int RunCompile(const CompileOptions& opts) {
-  const auto o = MakeOptions(opts.common, true);
+  const auto o = MakeOptions(opts.common, !opts.no_build);
   const auto r = inputs::CompileFile(opts.common.input, o);
   inputs::WriteOutputs(r, o, opts.out, opts.force);
   FlagEffects(r, o);
@@ -125,6 +125,7 @@ int RunCompile(const CompileOptions& opts) {
                     {"error_code", k.error_code}});
     }
     j["kernels"] = ks;
+    j["kernel_counts"] = KernelCountsJson(r.counts);
     json fb = json::array();
     for (const auto& f : r.fallbacks)
       fb.push_back({{"name", f.name}, {"origin", f.origin}, {"reason", f.reason}});
@@ -143,6 +144,7 @@ int RunCompile(const CompileOptions& opts) {
       for (const auto& s : r.timings)
         std::printf("  %-9s %8.2f ms\n", s.stage.c_str(), s.ms);
     }
+    std::cout << KernelCountsLine(r.counts);
     inputs::PrintGroupingSummary(ReportGroupings(opts.out), "");
     std::cout << "report: " << opts.out << "/report.json\n";
   }

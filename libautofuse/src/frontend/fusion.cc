@@ -7,12 +7,15 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <queue>
+#include <span>
+#include <unordered_map>
 
 #include "autofuse/att/price.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/codegen/codegen.h"
 #include "autofuse/frontend/device_facts.h"
 #include "autofuse/hw/profile.h"
+#include "autofuse/ir/text.h"
 #include "autofuse/schedule/schedule.h"
 
 namespace af::frontend {
@@ -133,11 +136,16 @@ class Decider {
     for (const auto& [k, v] : hints_)
       sizes_.emplace(k, v);
     reads_.resize(g.nodes.size());
+    users_.resize(g.values.size());
     for (const auto& n : g.nodes) {
       reads_[static_cast<std::size_t>(n.id)] = ReadValues(g, n);
       for (int v : reads_[static_cast<std::size_t>(n.id)])
-        users_[v].insert(n.id);
+        users_[static_cast<std::size_t>(v)].push_back(n.id);  // node order: ascending, unique
     }
+    uses_ = ComputeValueUses(g);
+    order_.resize(g.nodes.size());
+    for (std::size_t i = 0; i < order_.size(); ++i)
+      order_[i] = static_cast<int>(i);  // the graph's node order is topological
     peak_limit_ = o.peak_memory_limit < 0 ? facts_.hbm_bytes : o.peak_memory_limit;
   }
 
@@ -174,7 +182,27 @@ class Decider {
     return p;
   }
   Check Validate(const std::vector<int>& nodes);
+  // The schedule and codegen of a lowered group: ok, or the stage, code and message refusing it.
+  Check ScheduleAndGenerate(const ir::Graph& hint) const;
   bool ReachesAvoiding(int from, int to, int a, int b) const;
+  // Units: a group (by its id, a node id) or a node outside every group (by its own id).
+  int UnitOf(int node) const {
+    const int grp = group_of_[static_cast<std::size_t>(node)];
+    return grp >= 0 ? grp : node;
+  }
+  std::span<const int> Members(int unit) const {
+    if (group_of_[static_cast<std::size_t>(unit)] == unit) return groups_.at(unit);
+    return {&g_.node(unit).id, 1};
+  }
+  template <typename F>
+  void ForSuccessors(int unit, F&& f) const;
+  template <typename F>
+  void ForPredecessors(int unit, F&& f) const;
+  // Keeps order_ a topological order of the units when units lo and hi become one (kept as
+  // `keep`): the units between them that lo reaches move after the merged unit, those that reach
+  // hi before it (Pearce and Kelly's dynamic topological order; the cycle check guarantees the two
+  // sets are disjoint). Costs the units between the two, not the graph.
+  void MergeOrder(int a, int b, int keep);
   void InitAliases();
   // Modeled peak of live global-memory bytes with the current groups, groups a and b counted as
   // one kernel when b >= 0 (docs/frontend.md, "Memory guards"). Sets *where to the node names
@@ -208,7 +236,13 @@ class Decider {
   std::vector<int> group_of_;                // node id -> group id, -1 when outside every group
   std::map<int, std::vector<int>> groups_;   // group id -> node ids (sorted)
   std::map<std::vector<int>, Check> cache_;  // validated node sets
-  std::map<int, std::set<int>> users_;       // value -> consumer nodes
+  // hint graph text -> (hint graph, ScheduleAndGenerate's answer); equal texts are compared whole
+  std::unordered_map<std::string, std::vector<std::pair<ir::Graph, Check>>> staged_;
+  std::vector<std::vector<int>> users_;  // value -> consumer nodes (tensor reads), ascending
+  ValueUses uses_;                       // for LowerGroup: who reads each value
+  // unit -> its position in a topological order of the units (the cycle check's bound)
+  std::vector<int> order_;
+  double total_bytes_ = 0;  // bytes of every storage: no modeled peak exceeds it
 };
 
 Check Decider::Validate(const std::vector<int>& nodes) {
@@ -225,6 +259,7 @@ Check Decider::Validate(const std::vector<int>& nodes) {
   try {
     LowerOptions lo;
     lo.upcast_half = o_.upcast_half;
+    lo.uses = &uses_;
     c.lowered = LowerGroup(g_, nodes, lo);
   } catch (const LowerError& e) {
     c.stage = "lower";
@@ -245,6 +280,25 @@ Check Decider::Validate(const std::vector<int>& nodes) {
                 std::to_string(o_.max_inputs);
     return cache_[nodes] = c;
   }
+  // The schedule and codegen see the hint graph only: groups that lower to the same graph (the
+  // layers of a model) get the same answer, computed once.
+  auto& bucket = staged_[ir::DumpText(hint)];
+  auto seen =
+      std::find_if(bucket.begin(), bucket.end(), [&](const auto& e) { return e.first == hint; });
+  if (seen == bucket.end()) {
+    bucket.emplace_back(hint, ScheduleAndGenerate(hint));
+    seen = std::prev(bucket.end());
+  }
+  const Check& staged = seen->second;
+  c.ok = staged.ok;
+  c.stage = staged.stage;
+  c.code = staged.code;
+  c.message = staged.message;
+  return cache_[nodes] = c;
+}
+
+Check Decider::ScheduleAndGenerate(const ir::Graph& hint) const {
+  Check c;
   try {
     c.stage = "schedule";
     const auto s = schedule::Schedule(hint, profile_);
@@ -253,62 +307,116 @@ Check Decider::Validate(const std::vector<int>& nodes) {
   } catch (const schedule::ScheduleError& e) {
     c.code = e.code();
     c.message = e.what();
-    return cache_[nodes] = c;
+    return c;
   } catch (const codegen::CodegenError& e) {
     c.code = e.code();
     c.message = e.what();
-    return cache_[nodes] = c;
+    return c;
   } catch (const std::exception& e) {
     c.code = "INTERNAL";
     c.message = e.what();
-    return cache_[nodes] = c;
+    return c;
   }
   c.ok = true;
   c.stage.clear();
   c.code = "FUSED";
-  return cache_[nodes] = c;
+  return c;
+}
+
+template <typename F>
+void Decider::ForSuccessors(int unit, F&& f) const {
+  for (int id : Members(unit))
+    for (int v : g_.node(id).outputs)
+      for (int u : users_[static_cast<std::size_t>(v)])
+        if (const int k = UnitOf(u); k != unit) f(k);
+}
+
+template <typename F>
+void Decider::ForPredecessors(int unit, F&& f) const {
+  for (int id : Members(unit))
+    for (int v : reads_[static_cast<std::size_t>(id)]) {
+      const auto& val = g_.value(v);
+      if (val.origin != model::ValueOrigin::kNodeOutput || val.node < 0) continue;
+      if (const int k = UnitOf(val.node); k != unit) f(k);
+    }
 }
 
 // Whether group `from` reaches group `to` through at least one group other than a and b (a path
 // that would become a cycle once a and b are one kernel). Nodes outside every group count as
-// their own groups.
+// their own groups. Every unit on such a path lies strictly between the two in order_, so the
+// search never leaves that window.
 bool Decider::ReachesAvoiding(int from, int to, int a, int b) const {
-  // group-level successors, computed on the fly over node edges
-  auto key = [&](int node) {
-    return group_of_[static_cast<std::size_t>(node)] >= 0
-               ? group_of_[static_cast<std::size_t>(node)]
-               : -1 - node;
-  };
-  std::map<int, std::vector<int>> members;
-  for (const auto& n : g_.nodes)
-    members[key(n.id)].push_back(n.id);
-  auto succ = [&](int grp) {
-    std::set<int> s;
-    for (int id : members[grp])
-      for (int v : g_.node(id).outputs) {
-        auto it = users_.find(v);
-        if (it == users_.end()) continue;
-        for (int u : it->second)
-          if (key(u) != grp) s.insert(key(u));
-      }
-    return s;
-  };
+  const int limit = order_[static_cast<std::size_t>(to)];
+  if (order_[static_cast<std::size_t>(from)] >= limit) return false;
+  std::vector<int> stack;
   std::set<int> seen;
-  std::queue<int> q;
-  for (int s : succ(from))
-    if (s != a && s != b) q.push(s);
-  while (!q.empty()) {
-    const int x = q.front();
-    q.pop();
-    if (x == to) return true;
-    if (!seen.insert(x).second) continue;
-    for (int s : succ(x))
-      if (s != a && s != b)
-        q.push(s);
-      else if (s == to)
-        return true;
+  bool found = false;
+  auto push = [&](int s) {
+    if (s == a || s == b || order_[static_cast<std::size_t>(s)] >= limit) return;
+    if (seen.insert(s).second) stack.push_back(s);
+  };
+  ForSuccessors(from, push);
+  while (!stack.empty() && !found) {
+    const int x = stack.back();
+    stack.pop_back();
+    ForSuccessors(x, [&](int s) {
+      if (s == to) found = true;
+      push(s);
+    });
   }
-  return false;
+  return found;
+}
+
+void Decider::MergeOrder(int a, int b, int keep) {
+  const bool a_first = order_[static_cast<std::size_t>(a)] < order_[static_cast<std::size_t>(b)];
+  const int lo = a_first ? a : b;
+  const int hi = a_first ? b : a;
+  const int lo_pos = order_[static_cast<std::size_t>(lo)];
+  const int hi_pos = order_[static_cast<std::size_t>(hi)];
+  // Before the merge (group_of_ still holds the two units apart): the window's units lo reaches
+  // (forward) and those that reach hi (backward).
+  auto collect = [&](int from, bool forward) {
+    std::vector<int> found;
+    std::set<int> seen;
+    std::vector<int> stack{from};
+    auto visit = [&](int s) {
+      const int p = order_[static_cast<std::size_t>(s)];
+      if (s == lo || s == hi || p <= lo_pos || p >= hi_pos) return;
+      if (seen.insert(s).second) {
+        stack.push_back(s);
+        found.push_back(s);
+      }
+    };
+    while (!stack.empty()) {
+      const int x = stack.back();
+      stack.pop_back();
+      if (forward) {
+        ForSuccessors(x, visit);
+      } else {
+        ForPredecessors(x, visit);
+      }
+    }
+    auto by_pos = [&](int x, int y) {
+      return order_[static_cast<std::size_t>(x)] < order_[static_cast<std::size_t>(y)];
+    };
+    std::sort(found.begin(), found.end(), by_pos);
+    return found;
+  };
+  const std::vector<int> after = collect(lo, true);
+  const std::vector<int> before = collect(hi, false);
+  std::vector<int> slots{lo_pos, hi_pos};
+  for (int u : before)
+    slots.push_back(order_[static_cast<std::size_t>(u)]);
+  for (int u : after)
+    slots.push_back(order_[static_cast<std::size_t>(u)]);
+  std::sort(slots.begin(), slots.end());
+  std::size_t i = 0;
+  for (int u : before)
+    order_[static_cast<std::size_t>(u)] = slots[i++];
+  order_[static_cast<std::size_t>(keep)] = slots[i++];
+  ++i;  // the merged unit needs one slot of its two
+  for (int u : after)
+    order_[static_cast<std::size_t>(u)] = slots[i++];
 }
 
 void Decider::InitAliases() {
@@ -338,7 +446,10 @@ void Decider::InitAliases() {
   // Bytes per storage, once: the sizes do not change during a run.
   for (const auto& [b, vals] : aliases_) {
     const auto bytes = BoundBytes(g_, b, sizes_, &unbound_);
-    if (bytes) base_bytes_[b] = *bytes;
+    if (bytes) {
+      base_bytes_[b] = *bytes;
+      total_bytes_ += *bytes;
+    }
   }
 }
 
@@ -414,9 +525,7 @@ std::optional<double> Decider::PeakBytes(int a, int b, std::string* where,
       start = step.at(p);
       for (int v : vals) {
         if (graph_outputs_.contains(v)) stop = end;
-        auto it = users_.find(v);
-        if (it == users_.end()) continue;
-        for (int u : it->second)
+        for (int u : users_[static_cast<std::size_t>(v)])
           if (key(u) != p) stop = std::max(stop, step.at(key(u)));
       }
       if (stop < 0) continue;  // never leaves its kernel (or is never read): not in GM
@@ -501,7 +610,11 @@ bool Decider::Guards(int a, int b, const std::vector<int>& all, const Check& chk
       return false;
     }
   }
-  if (peak_limit_ > 0) {
+  // Every size bound and all storages together within the limit: no grouping can exceed it, so
+  // the modeled peak (a pass over the whole graph) is not needed.
+  const bool peak_bounded = unbound_.empty() && base_bytes_.size() == aliases_.size() &&
+                            total_bytes_ <= static_cast<double>(peak_limit_);
+  if (peak_limit_ > 0 && !peak_bounded) {
     std::set<std::string> unbound;
     std::string where;
     const auto after = PeakBytes(a, b, &where, &unbound);
@@ -619,7 +732,7 @@ FusionResult Decider::Run() {
     std::map<int, std::set<int>> readers;  // value -> groups reading it
     for (const auto& [gid, nodes] : groups_) {
       for (int id : nodes) {
-        for (int v : ReadValues(g_, g_.node(id))) {
+        for (int v : reads_[static_cast<std::size_t>(id)]) {
           const auto& val = g_.value(v);
           const int prod = val.origin == model::ValueOrigin::kNodeOutput ? val.node : -1;
           const int pg = prod >= 0 ? group_of_[static_cast<std::size_t>(prod)] : -1;
@@ -681,6 +794,7 @@ FusionResult Decider::Run() {
       if (!rec.accepted) continue;
       const int keep = std::min(c.a, c.b);
       const int drop = std::max(c.a, c.b);
+      MergeOrder(c.a, c.b, keep);
       groups_[keep] = all;
       groups_.erase(drop);
       for (int id : all)

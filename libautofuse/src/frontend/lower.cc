@@ -5,6 +5,7 @@
 #include "autofuse/frontend/lower.h"
 
 #include <functional>
+#include <optional>
 
 #include "autofuse/ir/op_registry.h"
 #include "lowerer.h"
@@ -214,24 +215,21 @@ LoweredKernel Lowerer::Run(const std::vector<int>& nodes) {
   }
   // outputs: group values used outside the group or returned
   std::set<int> needed;
-  std::function<void(const Arg&)> scan = [&](const Arg& a) {
-    if (a.IsValue()) needed.insert(a.value);
-    for (const auto& it : a.items)
-      scan(it);
-  };
-  for (const auto& n : g_.nodes) {
-    if (group_.contains(n.id)) continue;
-    bool tensor_out = false;  // size queries (sym_size, ...) read no data
-    for (int v : n.outputs)
-      tensor_out = tensor_out || TypeOf(v).IsTensor();
-    if (!tensor_out) continue;
-    for (const auto& a : n.args)
-      scan(a);
-    for (const auto& [key, a] : n.kwargs)
-      scan(a);
+  if (!o_.all_outputs) {
+    std::optional<ValueUses> own;
+    const ValueUses* uses = o_.uses;
+    if (uses == nullptr) uses = &own.emplace(ComputeValueUses(g_));
+    for (int id : ordered) {
+      for (int v : g_.node(id).outputs) {
+        const auto i = static_cast<std::size_t>(v);
+        if (i >= uses->readers.size()) continue;
+        bool outside = uses->returned[i];
+        for (int r : uses->readers[i])
+          outside = outside || !group_.contains(r);
+        if (outside) needed.insert(v);
+      }
+    }
   }
-  for (const auto& a : g_.outputs)
-    scan(a);
   LoweredKernel k;
   AddOutputs(ordered, needed, &k);
   if (k.outputs.empty()) throw LowerError("NO_OUTPUT", "the group computes nothing used later");
@@ -302,6 +300,37 @@ void Lowerer::CheckDTypes() const {
 }
 
 }  // namespace lower_detail
+
+ValueUses ComputeValueUses(const model::Graph& g) {
+  ValueUses u;
+  u.readers.resize(g.values.size());
+  u.returned.assign(g.values.size(), false);
+  std::function<void(const model::Arg&, int)> scan = [&](const model::Arg& a, int reader) {
+    if (a.IsValue() && a.value >= 0 && static_cast<std::size_t>(a.value) < g.values.size()) {
+      if (reader < 0) {
+        u.returned[static_cast<std::size_t>(a.value)] = true;
+      } else {
+        auto& r = u.readers[static_cast<std::size_t>(a.value)];
+        if (r.empty() || r.back() != reader) r.push_back(reader);
+      }
+    }
+    for (const auto& it : a.items)
+      scan(it, reader);
+  };
+  for (const auto& n : g.nodes) {
+    bool tensor_out = false;  // size queries (sym_size, ...) read no data
+    for (int v : n.outputs)
+      tensor_out = tensor_out || g.value(v).type.IsTensor();
+    if (!tensor_out) continue;
+    for (const auto& a : n.args)
+      scan(a, n.id);
+    for (const auto& [key, a] : n.kwargs)
+      scan(a, n.id);
+  }
+  for (const auto& a : g.outputs)
+    scan(a, -1);
+  return u;
+}
 
 OpSupport CheckOp(const model::Graph& g, const model::Node& n) {
   OpSupport s;

@@ -139,6 +139,13 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
   }
 }
 
+bool SameKernel(const ir::Graph& a, const ir::Graph& b) {
+  if (a.name == b.name) return a == b;
+  ir::Graph renamed = a;
+  renamed.name = b.name;
+  return renamed == b;
+}
+
 std::string DumpTiling(const schedule::ScheduleResult& s, const att::TilingDecision& d) {
   std::ostringstream o;
   const auto name = [&](std::size_t c) {

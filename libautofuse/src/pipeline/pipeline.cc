@@ -2,8 +2,13 @@
 // dump hook; the stages' decisions live in their results, which the CompileReport carries.
 #include "autofuse/pipeline/pipeline.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <map>
+#include <thread>
+#include <unordered_map>
 
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
@@ -29,6 +34,62 @@ void TakeHints(Input& in, const Options& options, CompileResult* r) {
     k.origin = std::move(h.origin);
     Dump(options, "import", ir::DumpText(k.hint));
     r->kernels.push_back(std::move(k));
+  }
+}
+
+// Identical kernels once: a kernel whose hint graph equals an earlier one's but for the name (the
+// layers of a model) points at that kernel (Kernel::same_as) instead of being compiled again.
+void MarkSameKernels(std::vector<Kernel>& kernels) {
+  std::unordered_map<std::string, std::vector<int>> by_text;  // text without the name -> kernels
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    ir::Graph unnamed = kernels[i].hint;
+    unnamed.name.clear();
+    auto& seen = by_text[ir::DumpText(unnamed)];
+    for (int j : seen)
+      if (SameKernel(kernels[i].hint, kernels[static_cast<std::size_t>(j)].hint)) {
+        kernels[i].same_as = j;
+        break;
+      }
+    if (kernels[i].same_as < 0) seen.push_back(static_cast<int>(i));
+  }
+}
+
+// The host compiles of the distinct kernels, one thread per core (the compiler runs in a process
+// of its own; toolchain::CompileKernel is thread-safe). The "compile" dumps follow in kernel order;
+// a kernel that does not compile throws after every other build finished (the first in order).
+void BuildKernels(std::vector<Kernel>& kernels, const Options& options, KernelCounts* counts) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    if (kernels[i].same_as < 0 && kernels[i].error.empty() && !kernels[i].code.files.empty())
+      todo.push_back(i);
+  std::vector<std::exception_ptr> errors(todo.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t t = next++; t < todo.size(); t = next++) {
+      Kernel& k = kernels[todo[t]];
+      try {
+        std::vector<toolchain::SourceFile> src;
+        src.reserve(k.code.files.size());
+        for (const auto& f : k.code.files)
+          src.push_back({f.name, f.text});
+        k.library = toolchain::CompileKernel(src, k.code.main_file, options.compile);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    }
+  };
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < std::min(cores, todo.size()); ++w)
+    pool.emplace_back(work);
+  work();
+  for (auto& t : pool)
+    t.join();
+  for (std::size_t t = 0; t < todo.size(); ++t) {
+    if (errors[t]) std::rethrow_exception(errors[t]);
+    const Kernel& k = kernels[todo[t]];
+    ++(k.library->cache_hit() ? counts->cached : counts->built);
+    Dump(options, "compile", k.code.kernel_name + ": built");
   }
 }
 
@@ -99,10 +160,34 @@ CompileResult Compile(Input in, const Options& options) {
   }
   r.timings.push_back({"frontend", in.model ? MsSince(t0) : 0.0});
 
-  // ---- per kernel: schedule -> tiling -> codegen -> compile
+  // ---- per kernel: schedule -> tiling -> codegen, once per distinct kernel; then the host
+  // compiles, in parallel
   KernelStageTimes times;
+  MarkSameKernels(r.kernels);
+  Options staged = options;
+  staged.build = false;
   for (auto& k : r.kernels)
-    CompileKernel(k, options, settings, &times);
+    if (k.same_as < 0) CompileKernel(k, staged, settings, &times);
+  if (options.build) {
+    const auto t1 = Clock::now();
+    BuildKernels(r.kernels, options, &r.counts);
+    times.compile = MsSince(t1);
+  }
+  r.counts.groups = static_cast<int>(r.kernels.size());
+  for (auto& k : r.kernels) {
+    if (k.same_as < 0) {
+      ++r.counts.distinct;
+      continue;
+    }
+    ++r.counts.reused;
+    const Kernel& first = r.kernels[static_cast<std::size_t>(k.same_as)];
+    k.schedule = first.schedule;
+    k.tiling = first.tiling;
+    k.code = first.code;
+    k.library = first.library;
+    k.error_code = first.error_code;
+    k.error = first.error;
+  }
   r.timings.push_back({"schedule", times.schedule});
   r.timings.push_back({"tiling", times.tiling});
   r.timings.push_back({"codegen", times.codegen});

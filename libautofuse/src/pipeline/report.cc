@@ -178,13 +178,17 @@ void FillFusionDecisions(const FrontEnd& fe, report::CompileReport* out) {
 void FillModelNodes(const FrontEnd& fe, report::CompileReport* out) {
   const model::Graph& g = fe.graph;
   std::vector<std::string> kernel_of(g.nodes.size());
+  std::vector<std::string> group_of(g.nodes.size());
   for (std::size_t i = 0; i < fe.fusion.kernels.size(); ++i) {
-    const std::string name = static_cast<int>(i) < out->kernels_size()
-                                 ? out->kernels(static_cast<int>(i)).name()
-                                 : "fused_" + std::to_string(i);
+    const bool reported = static_cast<int>(i) < out->kernels_size();
+    const std::string name =
+        reported ? out->kernels(static_cast<int>(i)).name() : "fused_" + std::to_string(i);
+    const std::string group = reported ? out->kernels(static_cast<int>(i)).group() : name;
     for (int id : fe.fusion.kernels[i].nodes)
-      if (id >= 0 && static_cast<std::size_t>(id) < kernel_of.size())
+      if (id >= 0 && static_cast<std::size_t>(id) < kernel_of.size()) {
         kernel_of[static_cast<std::size_t>(id)] = name;
+        group_of[static_cast<std::size_t>(id)] = group;
+      }
   }
   std::vector<std::string> fallback_of(g.nodes.size());
   for (const auto& f : fe.fusion.fallbacks)
@@ -217,6 +221,7 @@ void FillModelNodes(const FrontEnd& fe, report::CompileReport* out) {
     const auto id = static_cast<std::size_t>(node.id);
     if (id < kernel_of.size()) {
       n->set_kernel(kernel_of[id]);
+      n->set_group(group_of[id]);
       n->set_fallback_code(fallback_of[id]);
     }
   }
@@ -241,6 +246,12 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
     st->set_stage(t.stage);
     st->set_ms(t.ms);
   }
+  auto* kc = out->mutable_kernel_counts();
+  kc->set_groups(r.counts.groups);
+  kc->set_distinct(r.counts.distinct);
+  kc->set_reused(r.counts.reused);
+  kc->set_built(r.counts.built);
+  kc->set_cached(r.counts.cached);
   for (const auto& f : r.fallbacks) {
     auto* fr = out->add_fallbacks();
     fr->set_name(f.name);
@@ -249,8 +260,13 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
   }
   const hw::Profile& profile = hw::GetProfile(options.soc);
   const auto solver = att::SolverOptionsFrom(options.flags, profile);
-  for (const auto& k : r.kernels)
-    FillKernel(k, options, profile, solver, out->add_kernels());
+  for (const auto& k : r.kernels) {
+    auto* kr = out->add_kernels();
+    FillKernel(k, options, profile, solver, kr);
+    kr->set_group(k.hint.name);
+    if (k.same_as >= 0)
+      kr->set_same_kernel_as(r.kernels[static_cast<std::size_t>(k.same_as)].hint.name);
+  }
   if (r.front_end) {
     FillFusionDecisions(*r.front_end, out);
     FillModelNodes(*r.front_end, out);
@@ -295,7 +311,7 @@ void WriteOutputs(const CompileResult& r, const report::CompileReport& report,
   fs::create_directories(dir, ec);
   if (ec) throw InputError({dir, 0, 0}, "cannot create the directory: " + ec.message());
   for (const auto& k : r.kernels) {
-    if (k.code.files.empty()) continue;
+    if (k.code.files.empty() || k.same_as >= 0) continue;  // identical kernels: one folder
     const fs::path kd = fs::path(dir) / k.code.kernel_name;
     fs::create_directories(kd, ec);
     for (const auto& f : k.code.files)

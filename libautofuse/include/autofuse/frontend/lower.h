@@ -30,10 +30,21 @@ class LowerError : public std::runtime_error {
   std::string code_;
 };
 
+// Who reads each value of a model graph: the nodes with a tensor output that read it (size
+// queries such as sym_size read no data), and whether the graph returns it. A group's outputs are
+// its values read outside it; LowerGroup computes this index per call unless given one, so callers
+// lowering many groups of one graph (the fusion decider) compute it once (ComputeValueUses).
+struct ValueUses {
+  std::vector<std::vector<int>> readers;  // value id -> reading node ids, ascending, no repeats
+  std::vector<bool> returned;             // value id -> the graph returns it
+};
+ValueUses ComputeValueUses(const model::Graph& g);
+
 struct LowerOptions {
   bool upcast_half = true;  // compute fp16/bf16 in fp32 (AutoFuse's precision rule)
   std::string name = "fused";
-  bool all_outputs = false;  // store every tensor the group computes (single-op checks)
+  bool all_outputs = false;         // store every tensor the group computes (single-op checks)
+  const ValueUses* uses = nullptr;  // ComputeValueUses(g) of the graph lowered; null: per call
 };
 
 struct OpSupport {

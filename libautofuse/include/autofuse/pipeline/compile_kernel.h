@@ -27,7 +27,15 @@ struct Kernel {
   std::vector<std::string> replaced;  // files --replace_kernel took instead of codegen's
   std::string error_code;             // when a stage refused the kernel
   std::string error;
+  // The index of an earlier kernel of the same input whose hint graph is this one's, names aside
+  // (SameKernel): this kernel was not scheduled, generated or built again; schedule, tiling, code,
+  // library and error are that kernel's. -1 for a kernel of its own.
+  int same_as = -1;
 };
+
+// Whether two hint graphs are the same kernel: equal in everything but the graph's name (ops,
+// dtypes, views, symbolic sizes, attributes; the lowered node names are positional already).
+bool SameKernel(const ir::Graph& a, const ir::Graph& b);
 
 // What a kernel without a tiling for the bound sizes does. A kernel the user wrote (an AscGraph
 // input) stops the whole input with the solver's af::InputError (exit 2 in afc); a kernel someone

@@ -34,6 +34,15 @@ struct FrontEnd {
   frontend::FusionResult fusion;
 };
 
+// How many kernels a compile had and where each came from (the report's kernel_counts).
+struct KernelCounts {
+  int groups = 0;    // kernels of the input (fused groups)
+  int distinct = 0;  // structurally distinct kernels: generated once each
+  int reused = 0;    // groups that are the same kernel as an earlier one (Kernel::same_as)
+  int built = 0;     // host compiles run
+  int cached = 0;    // host compiles the kernel cache answered
+};
+
 struct CompileResult {
   std::string input;
   std::string format;                 // the input registry's name for the input's format
@@ -42,6 +51,7 @@ struct CompileResult {
   std::vector<Kernel> kernels;
   std::vector<Fallback> fallbacks;
   std::vector<StageTiming> timings;  // import, frontend, schedule, tiling, codegen, compile
+  KernelCounts counts;
   // The kernels are a framework's own groups (Inductor, AutoFuse): one our schedule refuses
   // falls back like an unlowered group instead of failing the whole input.
   bool framework_groups = false;
