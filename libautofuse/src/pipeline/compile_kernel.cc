@@ -79,6 +79,15 @@ KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_
   return s;
 }
 
+toolchain::CompileOptions KernelCompileOptions(const codegen::GeneratedKernel& code,
+                                               const Options& options) {
+  const hw::Profile& profile = hw::GetProfile(options.soc);
+  toolchain::CompileOptions compile = options.compile;
+  compile.bisheng_arch = toolchain::BishengArch(profile.npu_arch, code.mixed);
+  compile.npu_arch = toolchain::NpuArchNumber(profile.npu_arch);
+  return compile;
+}
+
 void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings& settings,
                    KernelStageTimes* times) {
   const hw::Profile& profile = *settings.profile;
@@ -123,10 +132,8 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
       src.reserve(k.code.files.size());
       for (const auto& f : k.code.files)
         src.push_back({f.name, f.text});
-      toolchain::CompileOptions compile = options.compile;
-      compile.bisheng_arch = toolchain::BishengArch(profile.npu_arch, k.code.mixed);
-      compile.npu_arch = toolchain::NpuArchNumber(profile.npu_arch);
-      k.library = toolchain::CompileKernel(src, k.code.main_file, compile);
+      k.library =
+          toolchain::CompileKernel(src, k.code.main_file, KernelCompileOptions(k.code, options));
       times->compile += Ms(t0, Clock::now());
       Dump(options, "compile", k.code.kernel_name + ": built");
     }

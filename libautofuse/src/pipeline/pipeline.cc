@@ -72,7 +72,8 @@ void BuildKernels(std::vector<Kernel>& kernels, const Options& options, KernelCo
         src.reserve(k.code.files.size());
         for (const auto& f : k.code.files)
           src.push_back({f.name, f.text});
-        k.library = toolchain::CompileKernel(src, k.code.main_file, options.compile);
+        k.library =
+            toolchain::CompileKernel(src, k.code.main_file, KernelCompileOptions(k.code, options));
       } catch (...) {
         errors[t] = std::current_exception();
       }

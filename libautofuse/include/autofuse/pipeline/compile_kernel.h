@@ -63,6 +63,11 @@ struct KernelStageSettings {
 };
 KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_tiling);
 
+// The host-compile options of one generated kernel: options.compile with the profile's
+// __NPU_ARCH__ and the bisheng core arch of the kernel's type (mixed or AIV-only).
+toolchain::CompileOptions KernelCompileOptions(const codegen::GeneratedKernel& code,
+                                               const Options& options);
+
 // Runs the stages on k.hint, filling k. A stage that refuses the kernel (schedule, codegen, the
 // solver under NoTiling::kRefuse) sets k.error_code / k.error and stops.
 void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings& settings,
