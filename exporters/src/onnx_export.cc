@@ -100,6 +100,12 @@ void AddOpsets(google::protobuf::RepeatedPtrField<ox::OperatorSetIdProto>* out,
   }
 }
 
+// The fused group a model node belongs to: identical groups share one kernel (and its name), so
+// each group is its own function, named by the group; the doc string names the kernel.
+std::string GroupOf(const report::ModelNodeReport& n) {
+  return n.group().empty() ? n.kernel() : n.group();
+}
+
 void ModelGraph(const report::CompileReport& r, ox::ModelProto* m) {
   auto* g = m->mutable_graph();
   std::map<std::string, const report::ModelNodeReport*> by_name;
@@ -137,33 +143,34 @@ void ModelGraph(const report::CompileReport& r, ox::ModelProto* m) {
         a->set_s(n.fallback_code());
       }
     } else {
-      auto& fn = functions[n.kernel()];
+      const std::string key = GroupOf(n);
+      auto& fn = functions[key];
       if (fn == nullptr) {
         fn = m->add_functions();
-        fn->set_name(n.kernel());
+        fn->set_name(key);
         fn->set_domain("autofuse");
         auto* call = g->add_node();
-        call->set_name(n.kernel());
-        call->set_op_type(n.kernel());
+        call->set_name(key);
+        call->set_op_type(key);
         call->set_domain("autofuse");
-        call->set_doc_string("fused kernel");
-        calls[n.kernel()] = call;
+        call->set_doc_string("fused kernel " + n.kernel());
+        calls[key] = call;
       }
       op = fn->add_node();
       for (const auto& in : n.inputs()) {
         const auto it = by_name.find(in);
-        const bool inside = it != by_name.end() && it->second->kernel() == n.kernel();
-        if (!inside && fn_inputs[n.kernel()].insert(in).second) {
+        const bool inside = it != by_name.end() && GroupOf(*it->second) == key;
+        if (!inside && fn_inputs[key].insert(in).second) {
           fn->add_input(in);
-          calls[n.kernel()]->add_input(in);
+          calls[key]->add_input(in);
         }
       }
       bool escapes = readers[n.name()].empty();
       for (const auto& reader : readers[n.name()])
-        escapes = escapes || by_name.at(reader)->kernel() != n.kernel();
+        escapes = escapes || GroupOf(*by_name.at(reader)) != key;
       if (escapes) {
         fn->add_output(n.name());
-        calls[n.kernel()]->add_output(n.name());
+        calls[key]->add_output(n.name());
       }
     }
     op->set_name(n.name());
@@ -212,21 +219,30 @@ void ModelGraph(const report::CompileReport& r, ox::ModelProto* m) {
 // AscGraph inputs: one function per kernel holding its AscIR nodes.
 void KernelGraphs(const report::CompileReport& r, ox::ModelProto* m) {
   auto* g = m->mutable_graph();
-  for (const auto& kr : r.kernels()) {
+  std::set<std::string> keys;
+  for (int e = 0; e < r.kernels_size(); ++e) {
+    const auto& kr = r.kernels(e);
     const ir::Graph hint = ir::FromProto(kr.hint_graph());
+    // Entries of identical groups share a kernel name, and the model folders of one run may
+    // repeat group names: each entry is its own function, named uniquely.
+    std::string key = kr.group().empty() ? kr.name() : kr.group();
+    if (!keys.insert(key).second) {
+      key += "_" + std::to_string(e);
+      keys.insert(key);
+    }
     auto* fn = m->add_functions();
-    fn->set_name(kr.name());
+    fn->set_name(key);
     fn->set_domain("autofuse");
     auto* call = g->add_node();
-    call->set_name(kr.name());
-    call->set_op_type(kr.name());
+    call->set_name(key);
+    call->set_op_type(key);
     call->set_domain("autofuse");
     auto value = [&hint](const ir::InputRef& in) {
       const auto& src = hint.nodes.at(static_cast<std::size_t>(in.node));
       return in.output == 0 ? src.name : src.name + ":" + std::to_string(in.output);
     };
     for (const auto& n : hint.nodes) {
-      const std::string ext = kr.name() + "/" + n.name;
+      const std::string ext = key + "/" + n.name;
       const std::string dtype =
           n.outputs.empty() ? std::string() : std::string(ir::DTypeName(n.outputs[0].dtype));
       std::string shape = "[";

@@ -128,7 +128,7 @@ std::vector<std::uint8_t> Tiling(const Kernel& k, const Options& options, RunRes
 
 // A kernel that stopped itself on its data (a Gather index out of range) is bad input, named.
 [[noreturn]] void LaunchFailed(const Kernel& k, const RunOptions& run, const std::string& error) {
-  if (error.find(": trap: ") != std::string::npos) {
+  if (error.find(": Trap: ") != std::string::npos) {
     std::string indices;
     for (const auto& n : k.hint.nodes) {
       if (n.type != "Gather" || n.inputs.size() < 2) continue;
