@@ -152,6 +152,7 @@ class Decider {
   FusionResult Run();
 
  private:
+  void SeedGroups(std::map<int, Fallback>& fallback);
   std::vector<std::string> Names(const std::vector<int>& nodes) const {
     std::vector<std::string> r;
     r.reserve(nodes.size());
@@ -673,10 +674,9 @@ bool Decider::Guards(int a, int b, const std::vector<int>& all, const Check& chk
   return true;
 }
 
-FusionResult Decider::Run() {
-  FusionResult r;
+// One group per op that can be fused; the others (and every op when AutoFuse is off) fall back.
+void Decider::SeedGroups(std::map<int, Fallback>& fallback) {
   group_of_.assign(g_.nodes.size(), -1);
-  std::map<int, Fallback> fallback;
   for (const auto& n : g_.nodes) {
     if (n.kind != model::NodeKind::kOp) continue;
     bool tensor_out = false;
@@ -700,6 +700,12 @@ FusionResult Decider::Run() {
     }
     groups_.clear();
   }
+}
+
+FusionResult Decider::Run() {
+  FusionResult r;
+  std::map<int, Fallback> fallback;
+  SeedGroups(fallback);
   InitAliases();
   std::map<std::pair<std::vector<int>, std::vector<int>>, bool> tried;
   for (int round = 1; round <= o_.max_rounds; ++round) {
