@@ -17,41 +17,10 @@ namespace {
 
 namespace ox = af::onnx;
 
-// ONNX TensorProto.DataType numbers (onnx.proto) for our dtype names.
+// ONNX TensorProto.DataType number for one of our dtype names (0 when unknown).
 int ElemType(const std::string& dtype) {
   const auto t = ir::DTypeFromName(dtype);
-  if (!t) return 0;
-  switch (*t) {
-    case ir::DType::kFloat32:
-      return 1;
-    case ir::DType::kUInt8:
-      return 2;
-    case ir::DType::kInt8:
-      return 3;
-    case ir::DType::kUInt16:
-      return 4;
-    case ir::DType::kInt16:
-      return 5;
-    case ir::DType::kInt32:
-      return 6;
-    case ir::DType::kInt64:
-      return 7;
-    case ir::DType::kBool:
-      return 9;
-    case ir::DType::kFloat16:
-      return 10;
-    case ir::DType::kFloat64:
-      return 11;
-    case ir::DType::kUInt32:
-      return 12;
-    case ir::DType::kUInt64:
-      return 13;
-    case ir::DType::kBFloat16:
-      return 16;
-    case ir::DType::kUndefined:
-      break;
-  }
-  return 0;
+  return t ? ir::OnnxDataType(*t) : 0;
 }
 
 // "[s0, 128]" -> dims.

@@ -101,4 +101,39 @@ std::int64_t DTypeToGe(DType t) {
   return Info(t).ge;
 }
 
+// onnx.proto's TensorProto.DataType values.
+int OnnxDataType(DType t) {
+  switch (t) {
+    case DType::kFloat32:
+      return 1;
+    case DType::kUInt8:
+      return 2;
+    case DType::kInt8:
+      return 3;
+    case DType::kUInt16:
+      return 4;
+    case DType::kInt16:
+      return 5;
+    case DType::kInt32:
+      return 6;
+    case DType::kInt64:
+      return 7;
+    case DType::kBool:
+      return 9;
+    case DType::kFloat16:
+      return 10;
+    case DType::kFloat64:
+      return 11;
+    case DType::kUInt32:
+      return 12;
+    case DType::kUInt64:
+      return 13;
+    case DType::kBFloat16:
+      return 16;
+    case DType::kUndefined:
+      break;
+  }
+  return 0;
+}
+
 }  // namespace af::ir

@@ -75,45 +75,10 @@ std::string Quoted(const std::string& s) {
   return out + "\"";
 }
 
-// ONNX TensorProto.DataType numbers (onnx.proto).
-int OnnxType(ir::DType t) {
-  switch (t) {
-    case ir::DType::kFloat32:
-      return 1;
-    case ir::DType::kUInt8:
-      return 2;
-    case ir::DType::kInt8:
-      return 3;
-    case ir::DType::kUInt16:
-      return 4;
-    case ir::DType::kInt16:
-      return 5;
-    case ir::DType::kInt32:
-      return 6;
-    case ir::DType::kInt64:
-      return 7;
-    case ir::DType::kBool:
-      return 9;
-    case ir::DType::kFloat16:
-      return 10;
-    case ir::DType::kFloat64:
-      return 11;
-    case ir::DType::kUInt32:
-      return 12;
-    case ir::DType::kUInt64:
-      return 13;
-    case ir::DType::kBFloat16:
-      return 16;
-    case ir::DType::kUndefined:
-      break;
-  }
-  return 0;
-}
-
 std::string ValueInfo(const std::string& name, const ir::Tensor& t) {
   std::ostringstream o;
-  o << "    name: " << Quoted(name) << "\n    type { tensor_type { elem_type: " << OnnxType(t.dtype)
-    << " shape {";
+  o << "    name: " << Quoted(name)
+    << "\n    type { tensor_type { elem_type: " << ir::OnnxDataType(t.dtype) << " shape {";
   for (const auto& r : t.repeats) {
     const auto v = r.IsConst() ? r.AsInt() : std::nullopt;
     if (v) {

@@ -29,7 +29,9 @@ enum class DType : std::uint8_t {
 
 std::string_view DTypeName(DType t);                     // "fp32", "bf16", "bool", "undefined"
 std::optional<DType> DTypeFromName(std::string_view s);  // accepts our names and "float32", ...
-int DTypeBytes(DType t);                                 // 0 for kUndefined
+// The ONNX TensorProto.DataType number of a dtype (onnx.proto; 0 = UNDEFINED).
+int OnnxDataType(DType t);
+int DTypeBytes(DType t);  // 0 for kUndefined
 bool IsFloat(DType t);
 bool IsSignedInt(DType t);
 bool IsUnsignedInt(DType t);
