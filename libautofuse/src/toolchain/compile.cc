@@ -23,6 +23,7 @@
 #include <thread>
 #include <utility>
 
+#include "autofuse/toolchain/source_key.h"
 #include "process.h"
 
 #ifndef AF_RUNTIME_INCLUDE_DIR
@@ -38,7 +39,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Bumped whenever the command line or cache layout changes in a way the hash would not see.
-constexpr std::string_view kCacheLayout = "autofuse-toolchain-1";
+// 2: sources are keyed without their comments (source_key.h).
+constexpr std::string_view kCacheLayout = "autofuse-toolchain-2";
 constexpr const char* kLibraryName = "kernel.so";
 constexpr const char* kCommandFile = "compile_command.txt";
 constexpr const char* kBishengScript = "bisheng_command.sh";
@@ -429,7 +431,7 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
   h.Add(std::to_string(sorted.size()));
   for (const SourceFile* s : sorted) {
     h.Add(s->name);
-    h.Add(s->text);
+    h.Add(StripComments(s->text));  // kernels differing only in comments share one object
   }
 
   const fs::path cache_dir =

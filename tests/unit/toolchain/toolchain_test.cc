@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "autofuse/toolchain/compile.h"
+#include "autofuse/toolchain/source_key.h"
 #include "fixtures.h"
 #include "kernel_operator.h"
 
@@ -251,6 +252,39 @@ TEST(ToolchainTest, ChangingOneCharacterOrOneOptionMisses) {
   EXPECT_FALSE(CompileKernel({{"k.cc", TinySource(42)}}, "k.cc", cxx20)->cache_hit());
   EXPECT_TRUE(CompileKernel({{"k.cc", TinySource(42)}}, "k.cc", cxx20)->cache_hit());
   EXPECT_EQ(CountEntries(cache), 6u);
+}
+
+TEST(ToolchainTest, CommentsAreNotPartOfTheKey) {
+  const fs::path cache = af::test::TempDir("toolchain_comments");
+  const auto first = CompileKernel({{"k.cc", "// Impl graph fused_19\n" + TinySource(42)}}, "k.cc",
+                                   Options(cache));
+  EXPECT_FALSE(first->cache_hit());
+  // The same kernel generated for another group: only its comments differ.
+  const auto other =
+      CompileKernel({{"k.cc", "// Impl graph fused_43\n/* group B0Y0 */" + TinySource(42)}}, "k.cc",
+                    Options(cache));
+  EXPECT_TRUE(other->cache_hit());
+  EXPECT_EQ(RunTiny(*other), 42);
+  EXPECT_FALSE(
+      CompileKernel({{"k.cc", "// Impl graph fused_43\n" + TinySource(43)}}, "k.cc", Options(cache))
+          ->cache_hit());
+  EXPECT_EQ(CountEntries(cache), 2u);
+}
+
+TEST(SourceKeyTest, StripsCommentsButNotLiterals) {
+  using af::toolchain::StripComments;
+  EXPECT_EQ(StripComments("int a; // note\nint b;"), "int a;\nint b;");
+  EXPECT_EQ(StripComments("a /* x\ny */ b"), "a b");
+  EXPECT_EQ(StripComments("  if (x)\t\t{  \n"), "if (x) {\n");
+  EXPECT_EQ(StripComments(R"(const char* s = "// not  a comment"; // one)"),
+            R"(const char* s = "// not  a comment";)");
+  EXPECT_EQ(StripComments(R"(s = "a\"/*b*/"; c = '/'; )"), R"(s = "a\"/*b*/"; c = '/';)");
+  EXPECT_EQ(StripComments("int n = 1'000; // x"), "int n = 1'000;");
+  EXPECT_EQ(StripComments("auto r = R\"d(/* kept */)d\"; /* gone */"),
+            "auto r = R\"d(/* kept */)d\";");
+  EXPECT_EQ(StripComments("// a \\\n still comment\nx"), "\nx");
+  EXPECT_EQ(StripComments("x /* unterminated"), "x");
+  EXPECT_NE(StripComments("s = \"1\";"), StripComments("s = \"2\";"));
 }
 
 TEST(ToolchainTest, SyntaxErrorNamesTheGeneratedFileAndLine) {
