@@ -52,8 +52,20 @@ ParseOutcome ParseAppOptions(const QStringList& args, AppOptions* out, QString* 
   const QCommandLineOption scale(QStringLiteral("scale"),
                                  QStringLiteral("Scale the screenshot by F (0.25 to 1)."),
                                  QStringLiteral("F"), QStringLiteral("1"));
-  p.addOptions(
-      {help, version, bind, flags, soc, build, shot, select, tcase, tab, graph, node, scale});
+  const QCommandLineOption timings(
+      QStringLiteral("timings"),
+      QStringLiteral("Log the viewer's timings (pipeline, layout, first paint) to stderr."));
+  const QCommandLineOption layout(
+      QStringLiteral("layout"),
+      QStringLiteral("Graph layout engine: auto (dot up to 400 nodes, layered beyond) | dot | "
+                     "layered."),
+      QStringLiteral("ENGINE"), QStringLiteral("auto"));
+  const QCommandLineOption grouping(
+      QStringLiteral("grouping"),
+      QStringLiteral("Kernels drawn in the model graph: ours | inductor (Inductor's own groups)."),
+      QStringLiteral("WHICH"), QStringLiteral("ours"));
+  p.addOptions({help, version, bind, flags, soc, build, shot, select, tcase, tab, graph, node,
+                scale, timings, layout, grouping});
   p.addPositionalArgument(QStringLiteral("INPUT"),
                           QStringLiteral("Graph file (AscGraphDef text, GE graph text, readable "
                                          "text) or report.json."),
@@ -87,6 +99,18 @@ ParseOutcome ParseAppOptions(const QStringList& args, AppOptions* out, QString* 
   o.tab = p.value(tab).toLower();
   o.graph = p.value(graph).toLower();
   o.node = p.value(node);
+  o.timings = p.isSet(timings);
+  o.layout = p.value(layout).toLower();
+  o.grouping = p.value(grouping).toLower();
+  if (o.layout != QStringLiteral("auto") && o.layout != QStringLiteral("dot") &&
+      o.layout != QStringLiteral("layered")) {
+    *message = QStringLiteral("--layout must be auto, dot or layered, not '%1'").arg(o.layout);
+    return ParseOutcome::kError;
+  }
+  if (o.grouping != QStringLiteral("ours") && o.grouping != QStringLiteral("inductor")) {
+    *message = QStringLiteral("--grouping must be ours or inductor, not '%1'").arg(o.grouping);
+    return ParseOutcome::kError;
+  }
   if (p.isSet(tcase)) {
     bool ok = false;
     o.tcase = p.value(tcase).toInt(&ok);

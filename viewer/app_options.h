@@ -16,14 +16,17 @@ namespace af::viewer {
 
 struct AppOptions {
   QStringList inputs;
-  RunRequest request;  // soc, bindings, flags, build for the inputs
-  QString screenshot;  // PNG file; empty: interactive
-  QString select;      // kernel name, graph name or index
-  int tcase = -1;      // tiling case to select
-  QString tab;         // inspector tab
-  QString graph;       // hint | normalized | impl | model
-  QString node;        // node to select
-  double scale = 1.0;  // the screenshot is scaled by this (0.25 … 1), e.g. for documentation
+  RunRequest request;    // soc, bindings, flags, build for the inputs
+  QString screenshot;    // PNG file; empty: interactive
+  QString select;        // kernel name, graph name or index
+  int tcase = -1;        // tiling case to select
+  QString tab;           // inspector tab
+  QString graph;         // hint | normalized | impl | model
+  QString node;          // node to select
+  double scale = 1.0;    // the screenshot is scaled by this (0.25 … 1), e.g. for documentation
+  bool timings = false;  // --timings: log pipeline, layout and paint times
+  QString layout = QStringLiteral("auto");    // auto | dot | layered
+  QString grouping = QStringLiteral("ours");  // ours | inductor (model graph clusters)
 };
 
 enum class ParseOutcome { kRun, kExit, kError };

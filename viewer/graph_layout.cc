@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "layered_layout.h"
+
 namespace af::viewer {
 namespace {
 
@@ -116,6 +118,7 @@ GraphLayout LayoutGraph(const GraphSpec& spec) {
   QElapsedTimer timer;
   timer.start();
   GraphLayout out;
+  out.engine = QStringLiteral("dot");
   out.nodes.resize(spec.nodes.size());
   out.edges.resize(spec.edges.size());
   out.clusters.resize(spec.clusters.size());
@@ -213,6 +216,18 @@ GraphLayout LayoutGraph(const GraphSpec& spec) {
   agclose(g);
   out.ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   return out;
+}
+
+LayoutEngine ChooseEngine(const GraphSpec& spec, LayoutEngine wanted) {
+  if (wanted != LayoutEngine::kAuto) return wanted;
+  return spec.nodes.size() <= static_cast<std::size_t>(kDotNodeLimit) &&
+                 spec.edges.size() <= static_cast<std::size_t>(kDotEdgeLimit)
+             ? LayoutEngine::kDot
+             : LayoutEngine::kLayered;
+}
+
+GraphLayout LayoutWith(const GraphSpec& spec, LayoutEngine engine) {
+  return ChooseEngine(spec, engine) == LayoutEngine::kDot ? LayoutGraph(spec) : LayeredLayout(spec);
 }
 
 }  // namespace af::viewer

@@ -43,6 +43,9 @@ struct GraphSpec {
   std::vector<Node> nodes;
   std::vector<Edge> edges;
   std::vector<Cluster> clusters;
+  // Nodes of the input left out of the drawing (the symbolic-size plumbing of a model graph:
+  // sym_size and SymInt nodes feed every view and would tie the whole graph together).
+  int hidden = 0;
 };
 
 struct GraphLayout {
@@ -55,13 +58,23 @@ struct GraphLayout {
   std::vector<Edge> edges;       // same order as the spec
   std::vector<QRectF> clusters;  // same order as the spec
   QRectF bounds;
-  QString error;  // set when Graphviz failed
-  double ms = 0;  // layout time
+  QString error;   // set when Graphviz failed
+  double ms = 0;   // layout time
+  QString engine;  // "dot" or "layered"
 
   bool ok() const { return error.isEmpty(); }
 };
 
 GraphLayout LayoutGraph(const GraphSpec& spec);
+
+// Which engine lays a graph out: Graphviz dot (the best drawing, but its crossing minimisation
+// and placement grow much faster than linearly), our layered engine (layered_layout.h, linear),
+// or dot up to kDotNodeLimit nodes and kDotEdgeLimit edges and the layered engine beyond.
+enum class LayoutEngine { kAuto = 0, kDot = 1, kLayered = 2 };
+constexpr int kDotNodeLimit = 400;
+constexpr int kDotEdgeLimit = 800;
+LayoutEngine ChooseEngine(const GraphSpec& spec, LayoutEngine wanted);
+GraphLayout LayoutWith(const GraphSpec& spec, LayoutEngine engine);
 
 // The DOT text handed to Graphviz (node ids n<i>, sizes in inches, no user text at all).
 std::string LayoutDot(const GraphSpec& spec);

@@ -4,7 +4,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QSignalBlocker>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -16,11 +18,13 @@
 #include "layout_worker.h"
 #include "report.pb.h"
 #include "run_manager.h"
+#include "timing_log.h"
 
 namespace af::viewer {
 namespace {
 
-constexpr int kLargeGraph = 1500;  // nodes; beyond this the panel says layout may take a while
+constexpr int kLargeGraph = 1500;      // nodes; beyond this the panel says layout may take a while
+constexpr int kProgressAfterMs = 500;  // a layout running longer shows the progress bar
 
 QToolButton* Button(const QString& text, const QString& tip, QWidget* parent) {
   auto* b = new QToolButton(parent);
@@ -57,6 +61,31 @@ GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker
   expand_ = Button(tr("Expand"), tr("Draw every fused kernel as a cluster of its ops"), this);
   collapse_->hide();
   expand_->hide();
+  model_box_ = new QComboBox(this);
+  model_box_->setToolTip(tr("Which model folder's graph to draw (forward, backward, inference)"));
+  model_box_->hide();
+  grouping_box_ = new QComboBox(this);
+  grouping_box_->addItem(tr("Our kernels"), static_cast<int>(Grouping::kOurs));
+  grouping_box_->addItem(tr("Inductor's kernels"), static_cast<int>(Grouping::kInductor));
+  grouping_box_->setToolTip(
+      tr("Which fusion the clusters show: ours, or Inductor's own groups (ir_post_fusion.txt)"));
+  grouping_box_->hide();
+  engine_box_ = new QComboBox(this);
+  engine_box_->addItem(tr("Layout: auto"), static_cast<int>(LayoutEngine::kAuto));
+  engine_box_->addItem(tr("Layout: dot"), static_cast<int>(LayoutEngine::kDot));
+  engine_box_->addItem(tr("Layout: layered"), static_cast<int>(LayoutEngine::kLayered));
+  engine_box_->setToolTip(tr("Graphviz dot draws best but grows steeply with size; the layered "
+                             "engine is linear. Auto: dot up to %1 nodes.")
+                              .arg(kDotNodeLimit));
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 0);  // busy indicator: a layout has no steps to count
+  progress_->setMaximumWidth(160);
+  progress_->setTextVisible(false);
+  progress_->hide();
+  progress_timer_ = new QTimer(this);
+  progress_timer_->setSingleShot(true);
+  progress_timer_->setInterval(kProgressAfterMs);
+  connect(progress_timer_, &QTimer::timeout, progress_, &QProgressBar::show);
   legend_ = new QLabel(this);
   legend_->setTextFormat(Qt::RichText);
   info_ = new QLabel(this);
@@ -65,6 +94,8 @@ GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 2);
   bar->addWidget(kind_box_);
+  bar->addWidget(model_box_);
+  bar->addWidget(grouping_box_);
   bar->addWidget(search_);
   bar->addWidget(search_info_);
   bar->addStretch(1);
@@ -73,6 +104,8 @@ GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker
   bar->addWidget(zout);
   bar->addWidget(zin);
   bar->addWidget(fit);
+  bar->addWidget(engine_box_);
+  bar->addWidget(progress_);
   auto* foot = new QHBoxLayout;
   foot->setContentsMargins(4, 0, 4, 2);
   foot->addWidget(legend_, 1);
@@ -88,6 +121,16 @@ GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker
     kind_ = static_cast<GraphKind>(kind_box_->currentData().toInt());
     refresh();
   });
+  connect(model_box_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    if (i >= 0 && i != model_index_) setModel(i);
+  });
+  connect(grouping_box_, &QComboBox::currentIndexChanged, this, [this](int) {
+    setGrouping(static_cast<Grouping>(grouping_box_->currentData().toInt()));
+  });
+  connect(engine_box_, &QComboBox::currentIndexChanged, this, [this](int) {
+    setLayoutEngine(static_cast<LayoutEngine>(engine_box_->currentData().toInt()));
+  });
+  connect(layouts_, &LayoutWorker::busyChanged, this, &GraphPanel::setBusy);
   connect(search_, &QLineEdit::textChanged, this, [this](const QString& t) { search(t); });
   connect(search_, &QLineEdit::returnPressed, this, &GraphPanel::findNext);
   connect(fit, &QToolButton::clicked, view_, &GraphView::fit);
@@ -113,6 +156,72 @@ void GraphPanel::setGraphKind(GraphKind kind) {
   kind_box_->setCurrentIndex(kind_box_->findData(static_cast<int>(kind)));
 }
 
+void GraphPanel::setModel(int model) {
+  if (model < 0) return;
+  model_index_ = model;
+  {
+    const QSignalBlocker block(model_box_);
+    if (model < model_box_->count()) model_box_->setCurrentIndex(model);
+  }
+  if (model_) refresh();
+}
+
+void GraphPanel::setGrouping(Grouping grouping) {
+  {
+    const QSignalBlocker block(grouping_box_);
+    grouping_box_->setCurrentIndex(grouping_box_->findData(static_cast<int>(grouping)));
+  }
+  if (grouping == grouping_) return;
+  grouping_ = grouping;
+  if (model_) refresh();
+}
+
+void GraphPanel::setLayoutEngine(LayoutEngine engine) {
+  {
+    const QSignalBlocker block(engine_box_);
+    engine_box_->setCurrentIndex(engine_box_->findData(static_cast<int>(engine)));
+  }
+  if (engine == engine_) return;
+  engine_ = engine;
+  refresh();
+}
+
+void GraphPanel::setBusy(bool busy) {
+  if (busy) {
+    progress_timer_->start();
+  } else {
+    progress_timer_->stop();
+    progress_->hide();
+  }
+}
+
+QString GraphPanel::collapseKey(int run_id) const {
+  return QStringLiteral("%1/%2/%3").arg(run_id).arg(model_index_).arg(static_cast<int>(grouping_));
+}
+
+int GraphPanel::groupOfKernel(int kernel) const {
+  if (kernel < 0) return -1;
+  for (std::size_t i = 0; i < group_kernel_.size(); ++i)
+    if (group_kernel_[i] == kernel) return static_cast<int>(i);
+  return -1;
+}
+
+void GraphPanel::updateModelControls(const RunPtr& run) {
+  const std::vector<ModelGraph> models = run ? ModelGraphs(*run) : std::vector<ModelGraph>();
+  const bool show = model_ && !models.empty();
+  {
+    const QSignalBlocker block(model_box_);
+    model_box_->clear();
+    for (const auto& m : models)
+      model_box_->addItem(m.label);
+    if (model_index_ >= static_cast<int>(models.size())) model_index_ = 0;
+    model_box_->setCurrentIndex(model_index_);
+  }
+  model_box_->setVisible(show && models.size() > 1);
+  const bool inductor = show && models[static_cast<std::size_t>(model_index_)].has_inductor;
+  grouping_box_->setVisible(inductor);
+}
+
 bool GraphPanel::wantsModel(const Selection& sel) const {
   const RunPtr run = runs_->run(sel.run);
   return run && GraphScene::HasModelGraph(*run) && (sel.kernel < 0 || kind_ == GraphKind::kModel);
@@ -120,13 +229,13 @@ bool GraphPanel::wantsModel(const Selection& sel) const {
 
 QSet<int> GraphPanel::collapsedKernels() const {
   const RunPtr run = runs_->run(selection_->current().run);
-  return run ? collapsed_.value(run->id) : QSet<int>();
+  return run ? collapsed_.value(collapseKey(run->id)) : QSet<int>();
 }
 
 void GraphPanel::setKernelCollapsed(int kernel, bool collapsed) {
   const RunPtr run = runs_->run(selection_->current().run);
   if (!run || kernel < 0) return;
-  QSet<int>& set = collapsed_[run->id];
+  QSet<int>& set = collapsed_[collapseKey(run->id)];
   if (collapsed == set.contains(kernel)) return;
   if (collapsed) {
     set.insert(kernel);
@@ -139,10 +248,11 @@ void GraphPanel::setKernelCollapsed(int kernel, bool collapsed) {
 void GraphPanel::setAllCollapsed(bool collapsed) {
   const RunPtr run = runs_->run(selection_->current().run);
   if (!run) return;
-  QSet<int>& set = collapsed_[run->id];
+  QSet<int>& set = collapsed_[collapseKey(run->id)];
   set.clear();
   if (collapsed) {
-    for (int i = 0; i < run->kernelCount(); ++i)
+    const int groups = static_cast<int>(ModelGroups(*run, model_index_, grouping_).size());
+    for (int i = 0; i < groups; ++i)
       set.insert(i);
   }
   if (model_) refresh();
@@ -157,7 +267,7 @@ void GraphPanel::onSelectionChanged(const Selection& now, const Selection& befor
   // follow (the kernel's cluster, the node or unfused op).
   if (model_ && now.run == before.run && wantsModel(now)) {
     const RunPtr run = runs_->run(now.run);
-    scene_->setSelectedGroup(now.kernel);
+    scene_->setSelectedGroup(groupOfKernel(now.kernel));
     QString node = now.node;
     if (node.isEmpty() && now.fallback >= 0 && run->fallback(now.fallback) != nullptr)
       node = QString::fromStdString(run->fallback(now.fallback)->name());
@@ -185,6 +295,9 @@ void GraphPanel::refresh() {
   model_ = false;
   spec_ = {};
   key_.clear();
+  layout_.reset();
+  group_kernel_.clear();
+  request_timer_.start();
   const bool has_model = run && GraphScene::HasModelGraph(*run);
   kind_box_->setEnabled(run && run->ok() && (sel.kernel >= 0 || has_model));
   collapse_->setVisible(has_model && wantsModel(sel));
@@ -208,24 +321,36 @@ void GraphPanel::refresh() {
   }
   if (wantsModel(sel)) {
     model_ = true;
-    if (model_run_ != run->id) {  // first time: large graphs start collapsed
+    if (model_run_ != run->id) {
       model_run_ = run->id;
-      if (!collapsed_.contains(run->id)) {
-        QSet<int>& set = collapsed_[run->id];
-        if (run->report->model_nodes_size() > kCollapseAbove) {
-          for (int i = 0; i < run->kernelCount(); ++i)
-            set.insert(i);
-        }
+      model_index_ = 0;
+    }
+    updateModelControls(run);
+    const std::vector<ModelGraph> models = ModelGraphs(*run);
+    const std::vector<ModelGroup> groups = ModelGroups(*run, model_index_, grouping_);
+    for (const auto& g : groups)
+      group_kernel_.push_back(g.kernel);
+    const QString ckey = collapseKey(run->id);
+    if (!collapsed_.contains(ckey)) {  // first time: large graphs start collapsed
+      QSet<int>& set = collapsed_[ckey];
+      if (models[static_cast<std::size_t>(model_index_)].nodes.size() >
+          static_cast<std::size_t>(kCollapseAbove)) {
+        for (int i = 0; i < static_cast<int>(groups.size()); ++i)
+          set.insert(i);
       }
     }
-    const QSet<int> collapsed = collapsed_.value(run->id);
-    spec_ = GraphScene::SpecForModelGraph(*run, collapsed);
+    const QSet<int> collapsed = collapsed_.value(ckey);
+    spec_ = GraphScene::SpecForModelGraph(*run, model_index_, grouping_, collapsed);
     QList<int> ids(collapsed.begin(), collapsed.end());
     std::sort(ids.begin(), ids.end());
     QStringList parts;
     for (int i : ids)
       parts << QString::number(i);
-    key_ = QStringLiteral("run%1/model/%2").arg(run->id).arg(parts.join(QLatin1Char(',')));
+    key_ = QStringLiteral("run%1/model%2/g%3/%4")
+               .arg(run->id)
+               .arg(model_index_)
+               .arg(static_cast<int>(grouping_))
+               .arg(parts.join(QLatin1Char(',')));
   } else if (sel.kernel < 0 || run->kernel(sel.kernel) == nullptr) {
     if (run->kernelCount() == 0) {
       message(tr("The input holds no AscGraph to compile."));
@@ -246,7 +371,10 @@ void GraphPanel::refresh() {
     key_ = QStringLiteral("run%1/k%2/%3").arg(run->id).arg(sel.kernel).arg(static_cast<int>(kind_));
     if (kind_ == GraphKind::kImpl) key_ += QStringLiteral("/c%1").arg(c);
   }
-  if (auto layout = layouts_->request(key_, spec_)) {
+  if (!model_) updateModelControls(run);
+  // The layout cache's key: the engine, then what is drawn (run, kernel, graph kind, case).
+  key_ = QStringLiteral("e%1:").arg(static_cast<int>(ChooseEngine(spec_, engine_))) + key_;
+  if (auto layout = layouts_->request(key_, spec_, engine_)) {
     show(layout);
   } else {
     scene_->showMessage(spec_.nodes.size() > static_cast<std::size_t>(kLargeGraph)
@@ -264,13 +392,19 @@ void GraphPanel::onLayoutReady(const QString& key) {
 
 void GraphPanel::show(const std::shared_ptr<const GraphLayout>& layout) {
   if (!layout) return;
+  layout_ = layout;
   scene_->setGraph(spec_, *layout);
   updateLegend();
-  info_->setText(layout->ok() ? tr("%1 nodes, %2 edges · layout %3 ms")
-                                    .arg(spec_.nodes.size())
-                                    .arg(spec_.edges.size())
-                                    .arg(layout->ms, 0, 'f', 1)
-                              : QString());
+  QString info;
+  if (layout->ok()) {
+    info = tr("%1 nodes, %2 edges · %3 layout %4 ms")
+               .arg(spec_.nodes.size())
+               .arg(spec_.edges.size())
+               .arg(layout->engine)
+               .arg(layout->ms, 0, 'f', 1);
+    if (spec_.hidden > 0) info += tr(" · %1 size nodes not drawn").arg(spec_.hidden);
+  }
+  info_->setText(info);
   view_->showStart();
   const Selection& sel = selection_->current();
   QString node = sel.node;
@@ -278,13 +412,24 @@ void GraphPanel::show(const std::shared_ptr<const GraphLayout>& layout) {
     const RunPtr run = runs_->run(sel.run);
     if (node.isEmpty() && run && run->fallback(sel.fallback) != nullptr)
       node = QString::fromStdString(run->fallback(sel.fallback)->name());
-    scene_->setSelectedGroup(sel.kernel);
+    scene_->setSelectedGroup(groupOfKernel(sel.kernel));
   } else {
     scene_->setSelectedGroup(-1);
   }
   if (!overview_ && !node.isEmpty()) scene_->setSelectedNode(node);
   search(search_->text());
   ready_ = true;
+  if (TimingLogOn()) {
+    view_->viewport()->repaint();  // the first paint, inside the measurement
+    LogTiming(QStringLiteral("graph %1: %2 nodes, %3 edges, %4 layout %5 ms, on screen %6 ms "
+                             "after it was asked for")
+                  .arg(key_)
+                  .arg(spec_.nodes.size())
+                  .arg(spec_.edges.size())
+                  .arg(layout->engine)
+                  .arg(layout->ms, 0, 'f', 1)
+                  .arg(static_cast<double>(request_timer_.nsecsElapsed()) / 1e6, 0, 'f', 1));
+  }
   emit graphShown(key_);
 }
 
@@ -346,8 +491,13 @@ void GraphPanel::findNext() {
   }
 }
 
-void GraphPanel::onClusterClicked(int kernel) {
-  if (!model_ || kernel < 0) return;
+void GraphPanel::onClusterClicked(int group) {
+  if (!model_ || group < 0 || static_cast<std::size_t>(group) >= group_kernel_.size()) return;
+  const int kernel = group_kernel_[static_cast<std::size_t>(group)];
+  if (kernel < 0) {  // a group this run did not compile (the other grouping): highlight it only
+    scene_->setSelectedGroup(group);
+    return;
+  }
   const Selection& sel = selection_->current();
   // Stay on the model graph while its kernels are picked.
   if (kind_ != GraphKind::kModel) {

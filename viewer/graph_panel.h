@@ -9,20 +9,25 @@
 // by node name or op type, fit, zoom, and clicks that select nodes (or kernels) for every panel.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "graph_layout.h"
+#include "model_graphs.h"
 #include "report_graphs.h"
 #include "selection_model.h"
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QProgressBar;
+class QTimer;
 class QToolButton;
 
 namespace af::viewer {
@@ -55,6 +60,16 @@ class GraphPanel : public QWidget {
   void setAllCollapsed(bool collapsed);
   // Model graphs with more nodes start with every kernel collapsed.
   static constexpr int kCollapseAbove = 300;
+  // Which model of a run with several (a torch_compile_debug run: one per model folder), which
+  // grouping its clusters show, and which layout engine draws graphs.
+  void setModel(int model);
+  int model() const { return model_index_; }
+  void setGrouping(Grouping grouping);
+  Grouping grouping() const { return grouping_; }
+  void setLayoutEngine(LayoutEngine engine);
+  LayoutEngine layoutEngine() const { return engine_; }
+  // The layout of what is drawn (null while it is being made).
+  std::shared_ptr<const GraphLayout> currentLayout() const { return layout_; }
 
   // Marks matches and selects the first; returns the matching node names.
   QStringList search(const QString& text);
@@ -69,10 +84,14 @@ class GraphPanel : public QWidget {
   void refresh();
   void show(const std::shared_ptr<const GraphLayout>& layout);
   void onNodeClicked(const QString& name);
-  void onClusterClicked(int kernel);
+  void onClusterClicked(int group);
   void toggleCollapsed(int kernel);
   bool wantsModel(const Selection& sel) const;
   void updateLegend();
+  void updateModelControls(const RunPtr& run);
+  QString collapseKey(int run_id) const;
+  int groupOfKernel(int kernel) const;
+  void setBusy(bool busy);
 
   RunManager* runs_;
   SelectionModel* selection_;
@@ -86,13 +105,24 @@ class GraphPanel : public QWidget {
   QLabel* info_;
   QToolButton* collapse_;
   QToolButton* expand_;
+  QComboBox* model_box_;
+  QComboBox* grouping_box_;
+  QComboBox* engine_box_;
+  QProgressBar* progress_;
+  QTimer* progress_timer_;
+  QElapsedTimer request_timer_;  // since the graph now wanted was asked for
   GraphKind kind_ = GraphKind::kHint;
+  int model_index_ = 0;
+  Grouping grouping_ = Grouping::kOurs;
+  LayoutEngine engine_ = LayoutEngine::kAuto;
+  std::vector<int> group_kernel_;  // per group of the drawn model graph: its kernel, -1: none
+  std::shared_ptr<const GraphLayout> layout_;
   QString key_;
   GraphSpec spec_;
-  bool overview_ = false;            // showing a run's kernels
-  bool model_ = false;               // showing a run's model graph
-  int model_run_ = -1;               // the run id whose model graph is shown
-  QHash<int, QSet<int>> collapsed_;  // by run id
+  bool overview_ = false;                // showing a run's kernels
+  bool model_ = false;                   // showing a run's model graph
+  int model_run_ = -1;                   // the run id whose model graph is shown
+  QHash<QString, QSet<int>> collapsed_;  // group indices, by run id, model and grouping
   bool ready_ = false;
   QStringList matches_;
   int match_index_ = -1;

@@ -14,6 +14,7 @@
 
 #include "autofuse/ir/graph.h"
 #include "compute_style.h"
+#include "model_graphs.h"
 #include "report.pb.h"
 
 namespace af::viewer {
@@ -272,7 +273,7 @@ GraphSpec GraphScene::SpecForKernels(const Run& run) {
 }
 
 bool GraphScene::HasModelGraph(const Run& run) {
-  return run.ok() && run.report->model_nodes_size() > 0;
+  return !ModelGraphs(run).empty();
 }
 
 namespace {
@@ -299,47 +300,124 @@ QString KernelSummary(const report::KernelReport& k) {
   return QStringLiteral("%1 cases · sizes unbound").arg(k.cases_size());
 }
 
+// Symbolic sizes (sym_size, SymInt inputs and arithmetic on them): shape plumbing, not data.
+bool IsSizeNode(const report::ModelNodeReport& n) {
+  return n.dtype().rfind("Sym", 0) == 0 || n.op() == "aten.sym_size" ||
+         n.op().rfind("aten.sym_size.", 0) == 0;
+}
+
+}  // namespace
+
+namespace {
+
+// One op, placeholder or output of a model graph: in a group's cluster (white), left unfused with
+// our fallback code (red), an input (blue) or outside every kernel (grey).
+GraphSpec::Node ModelNodeSpec(const report::ModelNodeReport& n, int group, int cluster,
+                              const QString& group_name, bool our_codes) {
+  GraphSpec::Node sn;
+  sn.name = QString::fromStdString(n.name());
+  QString op = QString::fromStdString(n.op());
+  if (op.startsWith(QStringLiteral("aten."))) op = op.mid(5);
+  sn.type = Elide(op, 32);
+  const QString type = QString::fromStdString(n.dtype()) + QString::fromStdString(n.shape());
+  sn.detail = Elide(type, 36);
+  sn.compute = QStringLiteral("model");
+  sn.group = group;
+  sn.cluster = cluster;
+  QStringList tip;
+  tip << QStringLiteral("<b>%1</b> : %2")
+             .arg(sn.name.toHtmlEscaped(), QString::fromStdString(n.op()).toHtmlEscaped());
+  if (!type.isEmpty()) tip << type.toHtmlEscaped();
+  if (group >= 0) {
+    sn.fill = QColor(Qt::white);
+    tip << QStringLiteral("in %1").arg(group_name.toHtmlEscaped());
+  } else if (our_codes && !n.fallback_code().empty()) {
+    sn.detail = Elide(QStringLiteral("[%1]").arg(QString::fromStdString(n.fallback_code())), 36);
+    sn.fill = QColor(0xf4, 0xc7, 0xc3);
+    tip << QStringLiteral("left unfused: %1")
+               .arg(QString::fromStdString(n.fallback_code()).toHtmlEscaped());
+  } else if (n.op() == "placeholder" || n.op() == "get_attr") {
+    sn.fill = QColor(0xd6, 0xe6, 0xf5);
+  } else {
+    sn.fill = QColor(0xe8, 0xe8, 0xe8);
+  }
+  sn.tooltip = tip.join(QStringLiteral("<br>"));
+  sn.size = LabelSize(sn);
+  return sn;
+}
+
+// The cluster (or collapsed box) of one group: colour, label and tooltip.
+struct GroupLook {
+  QColor color;
+  QString label;  // the cluster frame's label
+  QString title;  // the collapsed box's first line
+  QString summary;
+  QString tooltip;
+};
+
+GroupLook LookOf(const Run& run, const ModelGroup& g, int index, int ops) {
+  GroupLook look;
+  const report::KernelReport* k = g.kernel >= 0 ? run.kernel(g.kernel) : nullptr;
+  const bool refused = k != nullptr && !k->error_code().empty();
+  const bool library = g.kind == QStringLiteral("extern") || g.kind == QStringLiteral("nop");
+  look.color = refused   ? QColor(0xe0, 0x60, 0x60)
+               : library ? QColor(0x9a, 0x9a, 0x9a)
+                         : KernelColor(index);
+  look.title = k != nullptr && !GraphName(*k).isEmpty() ? GraphName(*k) : g.name;
+  if (k != nullptr) {
+    look.summary = KernelSummary(*k);
+    look.label =
+        refused ? QStringLiteral("%1 · %2").arg(look.title, QString::fromStdString(k->error_code()))
+        : k->cases_size() > 0
+            ? QStringLiteral("%1 · %2").arg(look.title, ShortCaseName(*k, DefaultCase(*k)))
+            : look.title;
+  } else {
+    look.summary = library ? g.kind + QStringLiteral(" (not fused)") : g.kind;
+    look.label = QStringLiteral("%1 · %2").arg(look.title, g.kind);
+  }
+  look.tooltip = QStringLiteral("<b>%1</b><br>%2<br>%3 ops · %4")
+                     .arg(look.title.toHtmlEscaped(),
+                          k != nullptr ? QString::fromStdString(k->name()) : g.name)
+                     .arg(ops)
+                     .arg(look.summary.toHtmlEscaped());
+  return look;
+}
+
 }  // namespace
 
 GraphSpec GraphScene::SpecForModelGraph(const Run& run, const QSet<int>& collapsed) {
+  return SpecForModelGraph(run, 0, Grouping::kOurs, collapsed);
+}
+
+GraphSpec GraphScene::SpecForModelGraph(const Run& run, int model, Grouping grouping,
+                                        const QSet<int>& collapsed) {
   GraphSpec spec;
-  if (!HasModelGraph(run)) return spec;
-  const report::CompileReport& rep = *run.report;
-  // Kernels by group (identical kernels share a name; reports before groups: by name).
-  std::map<std::string, int> kernel_index;
-  for (int i = 0; i < rep.kernels_size(); ++i) {
-    const auto& k = rep.kernels(i);
-    kernel_index.emplace(k.group().empty() ? k.name() : k.group(), i);
-  }
-  const auto kernel_key = [](const report::ModelNodeReport& n) -> const std::string& {
-    return n.group().empty() ? n.kernel() : n.group();
-  };
-  std::vector<int> ops_of(static_cast<std::size_t>(rep.kernels_size()), 0);
-  for (const auto& n : rep.model_nodes()) {
-    const auto it = kernel_index.find(kernel_key(n));
-    if (it != kernel_index.end()) ++ops_of[static_cast<std::size_t>(it->second)];
-  }
-  // One cluster per kernel that has ops; a collapsed kernel is one box instead.
-  std::vector<int> cluster_of(ops_of.size(), -1);
-  std::vector<int> box_of(ops_of.size(), -1);
-  for (std::size_t i = 0; i < ops_of.size(); ++i) {
-    if (ops_of[i] == 0) continue;
-    const auto& k = rep.kernels(static_cast<int>(i));
-    const bool refused = !k.error_code().empty();
-    const QColor color = refused ? QColor(0xe0, 0x60, 0x60) : KernelColor(static_cast<int>(i));
-    const QString graph = GraphName(k).isEmpty() ? QString::fromStdString(k.name()) : GraphName(k);
-    const QString tip = QStringLiteral("<b>%1</b><br>%2<br>%3 ops · %4")
-                            .arg(graph.toHtmlEscaped(), QString::fromStdString(k.name()))
-                            .arg(ops_of[i])
-                            .arg(KernelSummary(k).toHtmlEscaped());
+  const std::vector<ModelGraph> models = ModelGraphs(run);
+  if (model < 0 || static_cast<std::size_t>(model) >= models.size()) return spec;
+  const ModelGraph& m = models[static_cast<std::size_t>(model)];
+  const std::vector<ModelGroup> groups = ModelGroups(run, model, grouping);
+  std::map<std::string, int> group_of;  // FX node -> group index
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    for (const auto& n : groups[i].nodes)
+      group_of.emplace(n, static_cast<int>(i));
+  // One cluster per group with ops; a collapsed group is one box instead.
+  std::vector<int> cluster_of(groups.size(), -1);
+  std::vector<int> box_of(groups.size(), -1);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const int ops = static_cast<int>(groups[i].nodes.size());
+    if (ops == 0) continue;
+    const GroupLook look = LookOf(run, groups[i], static_cast<int>(i), ops);
     if (collapsed.contains(static_cast<int>(i))) {
       GraphSpec::Node sn;
-      sn.name = graph;
-      sn.type = Elide(QString::fromStdString(k.name()), 44);
-      sn.detail = QStringLiteral("%1 ops · %2").arg(ops_of[i]).arg(KernelSummary(k));
+      sn.name = look.title;
+      sn.type =
+          Elide(groups[i].kernel >= 0 ? QString::fromStdString(run.kernel(groups[i].kernel)->name())
+                                      : groups[i].name,
+                44);
+      sn.detail = QStringLiteral("%1 ops · %2").arg(ops).arg(look.summary);
       sn.compute = QStringLiteral("kernel");
-      sn.fill = color.lighter(130);
-      sn.tooltip = tip + QStringLiteral("<br><i>double-click to expand</i>");
+      sn.fill = look.color.lighter(130);
+      sn.tooltip = look.tooltip + QStringLiteral("<br><i>double-click to expand</i>");
       sn.group = static_cast<int>(i);
       sn.collapsed = true;
       sn.size = LabelSize(sn);
@@ -347,64 +425,39 @@ GraphSpec GraphScene::SpecForModelGraph(const Run& run, const QSet<int>& collaps
       spec.nodes.push_back(std::move(sn));
     } else {
       GraphSpec::Cluster c;
-      // The frame is as wide as its ops: the name and the case (or refusal) only; the tooltip
-      // has the rest.
-      c.label = refused
-                    ? QStringLiteral("%1 · %2").arg(graph, QString::fromStdString(k.error_code()))
-                : k.cases_size() > 0
-                    ? QStringLiteral("%1 · %2").arg(graph, ShortCaseName(k, DefaultCase(k)))
-                    : graph;
-      c.tooltip = tip + QStringLiteral("<br><i>double-click to collapse</i>");
-      c.color = color;
+      c.label = look.label;  // as wide as its ops: name and case only, the tooltip has the rest
+      c.tooltip = look.tooltip + QStringLiteral("<br><i>double-click to collapse</i>");
+      c.color = look.color;
       c.group = static_cast<int>(i);
       cluster_of[i] = static_cast<int>(spec.clusters.size());
       spec.clusters.push_back(std::move(c));
     }
   }
   std::map<std::string, int> index;  // model node name -> spec node
-  for (const auto& n : rep.model_nodes()) {
-    const auto it = kernel_index.find(kernel_key(n));
-    const int k = it == kernel_index.end() ? -1 : it->second;
+  for (const auto* np : m.nodes) {
+    const report::ModelNodeReport& n = *np;
+    if (IsSizeNode(n)) {
+      ++spec.hidden;
+      continue;
+    }
+    const auto git = group_of.find(n.name());
+    const int k = git == group_of.end() ? -1 : git->second;
     if (k >= 0 && box_of[static_cast<std::size_t>(k)] >= 0) {
       index[n.name()] = box_of[static_cast<std::size_t>(k)];
       continue;
     }
-    GraphSpec::Node sn;
-    sn.name = QString::fromStdString(n.name());
-    QString op = QString::fromStdString(n.op());
-    if (op.startsWith(QStringLiteral("aten."))) op = op.mid(5);
-    sn.type = Elide(op, 32);
-    const QString type = QString::fromStdString(n.dtype()) + QString::fromStdString(n.shape());
-    sn.detail = Elide(type, 36);
-    sn.compute = QStringLiteral("model");
-    sn.group = k;
-    QStringList tip;
-    tip << QStringLiteral("<b>%1</b> : %2")
-               .arg(sn.name.toHtmlEscaped(), QString::fromStdString(n.op()).toHtmlEscaped());
-    if (!type.isEmpty()) tip << type.toHtmlEscaped();
-    if (k >= 0) {
-      sn.cluster = cluster_of[static_cast<std::size_t>(k)];
-      sn.fill = QColor(Qt::white);
-      tip << QStringLiteral("in kernel %1").arg(QString::fromStdString(n.kernel()).toHtmlEscaped());
-    } else if (!n.fallback_code().empty()) {
-      sn.detail = Elide(QStringLiteral("[%1]").arg(QString::fromStdString(n.fallback_code())), 36);
-      sn.fill = QColor(0xf4, 0xc7, 0xc3);
-      tip << QStringLiteral("left unfused: %1")
-                 .arg(QString::fromStdString(n.fallback_code()).toHtmlEscaped());
-    } else if (n.op() == "placeholder" || n.op() == "get_attr") {
-      sn.fill = QColor(0xd6, 0xe6, 0xf5);
-    } else {
-      sn.fill = QColor(0xe8, 0xe8, 0xe8);
-    }
-    sn.tooltip = tip.join(QStringLiteral("<br>"));
-    sn.size = LabelSize(sn);
     index[n.name()] = static_cast<int>(spec.nodes.size());
-    spec.nodes.push_back(std::move(sn));
+    spec.nodes.push_back(
+        ModelNodeSpec(n, k, k >= 0 ? cluster_of[static_cast<std::size_t>(k)] : -1,
+                      k >= 0 ? groups[static_cast<std::size_t>(k)].name : QString(),
+                      grouping == Grouping::kOurs));
   }
   std::set<std::pair<int, int>> seen;
-  for (const auto& n : rep.model_nodes()) {
-    const int to = index.at(n.name());
-    for (const auto& in : n.inputs()) {
+  for (const auto* np : m.nodes) {
+    const auto to_it = index.find(np->name());
+    if (to_it == index.end()) continue;  // a size node
+    const int to = to_it->second;
+    for (const auto& in : np->inputs()) {
       const auto it = index.find(in);
       if (it == index.end() || it->second == to) continue;  // unknown, or inside a collapsed box
       if (!seen.insert({it->second, to}).second) continue;
@@ -412,7 +465,7 @@ GraphSpec GraphScene::SpecForModelGraph(const Run& run, const QSet<int>& collaps
       e.from = it->second;
       e.to = to;
       e.tooltip =
-          QString::fromStdString(in) + QStringLiteral(" → ") + QString::fromStdString(n.name());
+          QString::fromStdString(in) + QStringLiteral(" → ") + QString::fromStdString(np->name());
       spec.edges.push_back(e);
     }
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "graph_layout.h"
+#include "model_graphs.h"
 #include "run_data.h"
 
 namespace af::ir {
@@ -39,6 +40,10 @@ class GraphScene : public QGraphicsScene {
   // output; each fused kernel a coloured cluster of its ops (group = kernel index), or one box
   // when its index is in `collapsed`; ops left outside every kernel show their fallback code.
   static GraphSpec SpecForModelGraph(const Run& run, const QSet<int>& collapsed);
+  // The same for model `model` of the run (model_graphs.h) with `grouping`'s groups as clusters
+  // (group = index into ModelGroups); symbolic-size nodes are left out (spec.hidden counts them).
+  static GraphSpec SpecForModelGraph(const Run& run, int model, Grouping grouping,
+                                     const QSet<int>& collapsed);
   static bool HasModelGraph(const Run& run);
 
   void setGraph(const GraphSpec& spec, const GraphLayout& layout);

@@ -17,15 +17,20 @@ std::shared_ptr<const GraphLayout> LayoutWorker::cached(const QString& key) cons
   return cache_.value(key);
 }
 
+std::shared_ptr<const GraphLayout> LayoutWorker::request(const QString& key, const GraphSpec& spec,
+                                                         LayoutEngine engine) {
+  return request(key, [spec, engine] { return LayoutWith(spec, engine); });
+}
+
 std::shared_ptr<const GraphLayout> LayoutWorker::request(const QString& key,
-                                                         const GraphSpec& spec) {
+                                                         std::function<GraphLayout()> make) {
   if (auto hit = cache_.value(key)) return hit;
   if (pending_.contains(key)) return nullptr;
   const bool was_busy = busy();
   pending_.insert(key);
   if (!was_busy) emit busyChanged(true);
-  (void)QtConcurrent::run(&pool_, [this, key, spec] {
-    auto layout = std::make_shared<const GraphLayout>(LayoutGraph(spec));
+  (void)QtConcurrent::run(&pool_, [this, key, make = std::move(make)] {
+    auto layout = std::make_shared<const GraphLayout>(make());
     QMetaObject::invokeMethod(
         this, [this, key, layout] { finish(key, layout); }, Qt::QueuedConnection);
   });

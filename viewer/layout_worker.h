@@ -9,6 +9,7 @@
 #include <QSet>
 #include <QString>
 #include <QThreadPool>
+#include <functional>
 #include <memory>
 
 #include "graph_layout.h"
@@ -22,8 +23,12 @@ class LayoutWorker : public QObject {
   explicit LayoutWorker(QObject* parent = nullptr);
   ~LayoutWorker() override;  // waits for a layout still running
 
-  // The layout for `key` when it is cached; otherwise starts it and returns null.
-  std::shared_ptr<const GraphLayout> request(const QString& key, const GraphSpec& spec);
+  // The layout for `key` when it is cached; otherwise starts it and returns null. `engine` picks
+  // dot or the layered engine (kAuto: by size, graph_layout.h).
+  std::shared_ptr<const GraphLayout> request(const QString& key, const GraphSpec& spec,
+                                             LayoutEngine engine = LayoutEngine::kAuto);
+  // Same, for a layout computed by `make` (a layout derived from a cached one).
+  std::shared_ptr<const GraphLayout> request(const QString& key, std::function<GraphLayout()> make);
   std::shared_ptr<const GraphLayout> cached(const QString& key) const;
   bool busy() const { return !pending_.isEmpty(); }
 

@@ -9,6 +9,7 @@
 #include "main_window.h"
 #include "run_manager.h"
 #include "screenshot.h"
+#include "timing_log.h"
 
 int main(int argc, char** argv) {
   // A screenshot needs no display: use the offscreen platform unless one is configured.
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
       break;
   }
 
+  af::viewer::SetTimingLog(options.timings);
   af::viewer::MainWindow window;
   if (!options.screenshot.isEmpty()) {
     QString error;

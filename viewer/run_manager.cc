@@ -12,6 +12,7 @@
 #include "autofuse/support/error.h"
 #include "report.pb.h"
 #include "report_loader.h"
+#include "timing_log.h"
 
 namespace af::viewer {
 
@@ -105,6 +106,9 @@ void RunManager::finish(int generation, const Job& job, std::shared_ptr<Run> run
   run->parent = job.parent;
   emit progress(run->ok() ? tr("Done in %1 ms").arg(run->wall_ms, 0, 'f', 0)
                           : tr("Failed: %1").arg(run->error));
+  LogTiming(QStringLiteral("%1: loaded in %2 ms (import, pipeline, report)")
+                .arg(job.path)
+                .arg(run->wall_ms, 0, 'f', 1));
   add(std::move(run));
   startNext();
 }

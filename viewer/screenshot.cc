@@ -23,6 +23,11 @@ bool ApplyViewOptions(MainWindow* w, const AppOptions& o, QString* error) {
     if (error) *error = error->isEmpty() ? text : *error + "; " + text;
     ok = false;
   };
+  w->graph()->setLayoutEngine(o.layout == QStringLiteral("dot")       ? LayoutEngine::kDot
+                              : o.layout == QStringLiteral("layered") ? LayoutEngine::kLayered
+                                                                      : LayoutEngine::kAuto);
+  w->graph()->setGrouping(o.grouping == QStringLiteral("inductor") ? Grouping::kInductor
+                                                                   : Grouping::kOurs);
   if (!o.graph.isEmpty()) {
     w->graph()->setGraphKind(o.graph == QStringLiteral("impl")    ? GraphKind::kImpl
                              : o.graph == QStringLiteral("hint")  ? GraphKind::kHint

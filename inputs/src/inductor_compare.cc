@@ -11,6 +11,7 @@
 #include "autofuse/importers/fx_graph.h"
 #include "autofuse/importers/inductor_grouping.h"
 #include "autofuse/importers/inductor_ir.h"
+#include "autofuse/pipeline/report.h"
 #include "autofuse/support/error.h"
 #include "report.pb.h"
 
@@ -116,7 +117,12 @@ bool CompareWithInductor(const std::string& model_dir, const pipeline::Options& 
     throw InputError({}, e.what());
   }
   const frontend::FusionResult fusion = frontend::DecideFusion(g, fo);
-  return CompareWithInductor(model_dir, g, fusion, {}, out);
+  if (!CompareWithInductor(model_dir, g, fusion, {}, out)) return false;
+  std::vector<std::string> names;
+  for (const auto& grp : out->our_groups())
+    names.push_back(grp.name());
+  pipeline::FillModelNodes(g, fusion, names, names, out->mutable_nodes());
+  return true;
 }
 
 void AddInductorGroupings(const std::string& input, const pipeline::Options& options,

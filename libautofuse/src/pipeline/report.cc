@@ -173,44 +173,58 @@ void FillFusionDecisions(const FrontEnd& fe, report::CompileReport* out) {
   }
 }
 
-// The tensor placeholders, every op node with the kernel that holds it (the report's kernel
-// names) or its fallback code, and the graph's output.
-void FillModelNodes(const FrontEnd& fe, report::CompileReport* out) {
-  const model::Graph& g = fe.graph;
-  std::vector<std::string> kernel_of(g.nodes.size());
-  std::vector<std::string> group_of(g.nodes.size());
+// The front end's kernels, named as the report names them.
+void FillReportModelNodes(const FrontEnd& fe, report::CompileReport* out) {
+  std::vector<std::string> names;
+  std::vector<std::string> groups;
   for (std::size_t i = 0; i < fe.fusion.kernels.size(); ++i) {
     const bool reported = static_cast<int>(i) < out->kernels_size();
-    const std::string name =
-        reported ? out->kernels(static_cast<int>(i)).name() : "fused_" + std::to_string(i);
-    const std::string group = reported ? out->kernels(static_cast<int>(i)).group() : name;
-    for (int id : fe.fusion.kernels[i].nodes)
+    names.push_back(reported ? out->kernels(static_cast<int>(i)).name()
+                             : "fused_" + std::to_string(i));
+    groups.push_back(reported ? out->kernels(static_cast<int>(i)).group() : names.back());
+  }
+  pipeline::FillModelNodes(fe.graph, fe.fusion, names, groups, out->mutable_model_nodes());
+}
+
+}  // namespace
+
+// The tensor placeholders, every op node with the kernel that holds it (the report's kernel
+// names) or its fallback code, and the graph's output.
+void FillModelNodes(const model::Graph& g, const frontend::FusionResult& fusion,
+                    const std::vector<std::string>& names, const std::vector<std::string>& groups,
+                    google::protobuf::RepeatedPtrField<report::ModelNodeReport>* out) {
+  std::vector<std::string> kernel_of(g.nodes.size());
+  std::vector<std::string> group_of(g.nodes.size());
+  for (std::size_t i = 0; i < fusion.kernels.size(); ++i) {
+    const std::string name = i < names.size() ? names[i] : "fused_" + std::to_string(i);
+    const std::string group = i < groups.size() && !groups[i].empty() ? groups[i] : name;
+    for (int id : fusion.kernels[i].nodes)
       if (id >= 0 && static_cast<std::size_t>(id) < kernel_of.size()) {
         kernel_of[static_cast<std::size_t>(id)] = name;
         group_of[static_cast<std::size_t>(id)] = group;
       }
   }
   std::vector<std::string> fallback_of(g.nodes.size());
-  for (const auto& f : fe.fusion.fallbacks)
+  for (const auto& f : fusion.fallbacks)
     if (f.node >= 0 && static_cast<std::size_t>(f.node) < fallback_of.size())
       fallback_of[static_cast<std::size_t>(f.node)] = f.code;
   for (int v : g.inputs) {
     const model::Value& val = g.value(v);
     if (!val.type.IsTensor()) continue;  // size symbols are not drawn
-    auto* n = out->add_model_nodes();
+    auto* n = out->Add();
     n->set_name(val.name);
     n->set_op("placeholder");
     SetType(val, n);
   }
   for (int v : g.attrs) {
-    auto* n = out->add_model_nodes();
+    auto* n = out->Add();
     n->set_name(g.value(v).name);
     n->set_op("get_attr");
     SetType(g.value(v), n);
   }
   for (const auto& node : g.nodes) {
     if (node.kind != model::NodeKind::kOp) continue;  // Python arithmetic on size symbols
-    auto* n = out->add_model_nodes();
+    auto* n = out->Add();
     n->set_name(node.name);
     n->set_op(node.op.ToString());
     for (const auto& a : node.args)
@@ -225,14 +239,13 @@ void FillModelNodes(const FrontEnd& fe, report::CompileReport* out) {
       n->set_fallback_code(fallback_of[id]);
     }
   }
-  auto* n = out->add_model_nodes();
+  auto* n = out->Add();
   n->set_name("output");
   n->set_op("output");
   for (const auto& a : g.outputs)
     AddInputs(g, a, n);
 }
 
-}  // namespace
 
 void FillReport(const CompileResult& r, const Options& options, report::CompileReport* out) {
   out->Clear();
@@ -269,7 +282,7 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
   }
   if (r.front_end) {
     FillFusionDecisions(*r.front_end, out);
-    FillModelNodes(*r.front_end, out);
+    FillReportModelNodes(*r.front_end, out);
     // Ops an importer refused before the front end saw them (GE ops outside the aten table):
     // their code is the "[CODE]" their fallback reason opens with.
     std::map<std::string, std::string> refused;

@@ -5,16 +5,27 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "autofuse/pipeline/pipeline.h"
 
 namespace af::report {
 class CompileReport;
-}
+class ModelNodeReport;
+}  // namespace af::report
+namespace google::protobuf {
+template <typename T>
+class RepeatedPtrField;
+}  // namespace google::protobuf
 
 namespace af::pipeline {
 
 void FillReport(const CompileResult& r, const Options& options, report::CompileReport* out);
+// The model graph as report nodes: the tensor placeholders, every op node with the kernel that
+// holds it (names[i], groups[i] for fusion.kernels[i]) or its fallback code, and the output.
+void FillModelNodes(const model::Graph& g, const frontend::FusionResult& fusion,
+                    const std::vector<std::string>& names, const std::vector<std::string>& groups,
+                    google::protobuf::RepeatedPtrField<report::ModelNodeReport>* out);
 // A filled CompileReport as report.json text (indented, proto field names).
 std::string ReportToJson(const report::CompileReport& rep);
 
