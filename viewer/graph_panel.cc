@@ -340,17 +340,22 @@ void GraphPanel::refresh() {
       }
     }
     const QSet<int> collapsed = collapsed_.value(ckey);
-    spec_ = GraphScene::SpecForModelGraph(*run, model_index_, grouping_, collapsed);
+    spec_ = GraphScene::SpecForModelGraph(*run, models[static_cast<std::size_t>(model_index_)],
+                                          groups, grouping_, collapsed);
     QList<int> ids(collapsed.begin(), collapsed.end());
     std::sort(ids.begin(), ids.end());
     QStringList parts;
     for (int i : ids)
       parts << QString::number(i);
+    QString set = parts.join(QLatin1Char(','));
+    if (ids.size() > 8) {  // keep keys (and the timing log) short: count and a hash of the set
+      set = QStringLiteral("%1collapsed#%2").arg(ids.size()).arg(qHash(set), 0, 16);
+    }
     key_ = QStringLiteral("run%1/model%2/g%3/%4")
                .arg(run->id)
                .arg(model_index_)
                .arg(static_cast<int>(grouping_))
-               .arg(parts.join(QLatin1Char(',')));
+               .arg(set);
   } else if (sel.kernel < 0 || run->kernel(sel.kernel) == nullptr) {
     if (run->kernelCount() == 0) {
       message(tr("The input holds no AscGraph to compile."));

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "autofuse/ir/graph.h"
 #include "compute_style.h"
@@ -273,7 +275,11 @@ GraphSpec GraphScene::SpecForKernels(const Run& run) {
 }
 
 bool GraphScene::HasModelGraph(const Run& run) {
-  return !ModelGraphs(run).empty();
+  if (!run.ok()) return false;
+  if (run.report->model_nodes_size() > 0) return true;
+  for (const auto& cmp : run.report->framework_groupings())
+    if (cmp.nodes_size() > 0) return true;
+  return false;
 }
 
 namespace {
@@ -371,6 +377,10 @@ GroupLook LookOf(const Run& run, const ModelGroup& g, int index, int ops) {
         : k->cases_size() > 0
             ? QStringLiteral("%1 · %2").arg(look.title, ShortCaseName(*k, DefaultCase(*k)))
             : look.title;
+  } else if (!g.fallback.isEmpty()) {  // a group this run could not lower
+    look.color = QColor(0xe0, 0x60, 0x60);
+    look.summary = QStringLiteral("falls back: ") + g.fallback;
+    look.label = QStringLiteral("%1 · falls back").arg(look.title);
   } else {
     look.summary = library ? g.kind + QStringLiteral(" (not fused)") : g.kind;
     look.label = QStringLiteral("%1 · %2").arg(look.title, g.kind);
@@ -391,12 +401,18 @@ GraphSpec GraphScene::SpecForModelGraph(const Run& run, const QSet<int>& collaps
 
 GraphSpec GraphScene::SpecForModelGraph(const Run& run, int model, Grouping grouping,
                                         const QSet<int>& collapsed) {
-  GraphSpec spec;
   const std::vector<ModelGraph> models = ModelGraphs(run);
-  if (model < 0 || static_cast<std::size_t>(model) >= models.size()) return spec;
-  const ModelGraph& m = models[static_cast<std::size_t>(model)];
-  const std::vector<ModelGroup> groups = ModelGroups(run, model, grouping);
-  std::map<std::string, int> group_of;  // FX node -> group index
+  if (model < 0 || static_cast<std::size_t>(model) >= models.size()) return {};
+  return SpecForModelGraph(run, models[static_cast<std::size_t>(model)],
+                           ModelGroups(run, model, grouping), grouping, collapsed);
+}
+
+GraphSpec GraphScene::SpecForModelGraph(const Run& run, const ModelGraph& m,
+                                        const std::vector<ModelGroup>& groups, Grouping grouping,
+                                        const QSet<int>& collapsed) {
+  GraphSpec spec;
+  std::unordered_map<std::string_view, int> group_of;  // FX node -> group index
+  group_of.reserve(m.nodes.size());
   for (std::size_t i = 0; i < groups.size(); ++i)
     for (const auto& n : groups[i].nodes)
       group_of.emplace(n, static_cast<int>(i));
@@ -433,7 +449,8 @@ GraphSpec GraphScene::SpecForModelGraph(const Run& run, int model, Grouping grou
       spec.clusters.push_back(std::move(c));
     }
   }
-  std::map<std::string, int> index;  // model node name -> spec node
+  std::unordered_map<std::string_view, int> index;  // model node name -> spec node
+  index.reserve(m.nodes.size());
   for (const auto* np : m.nodes) {
     const report::ModelNodeReport& n = *np;
     if (IsSizeNode(n)) {

@@ -44,6 +44,10 @@ class GraphScene : public QGraphicsScene {
   // (group = index into ModelGroups); symbolic-size nodes are left out (spec.hidden counts them).
   static GraphSpec SpecForModelGraph(const Run& run, int model, Grouping grouping,
                                      const QSet<int>& collapsed);
+  // The same from a model and its groups already at hand (the panel computes them once).
+  static GraphSpec SpecForModelGraph(const Run& run, const ModelGraph& model,
+                                     const std::vector<ModelGroup>& groups, Grouping grouping,
+                                     const QSet<int>& collapsed);
   static bool HasModelGraph(const Run& run);
 
   void setGraph(const GraphSpec& spec, const GraphLayout& layout);

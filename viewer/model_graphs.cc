@@ -78,6 +78,9 @@ std::vector<ModelGroup> ModelGroups(const Run& run, int model, Grouping grouping
   std::map<std::string, int> by_origin;
   for (int i = 0; i < rep.kernels_size(); ++i)
     by_origin.emplace(rep.kernels(i).origin(), i);
+  std::map<std::string, std::string> refused;  // "<file>: <group>" -> reason
+  for (const auto& f : rep.fallbacks())
+    refused.emplace(f.origin() + ": " + f.name(), f.reason());
   for (const auto& g : groups) {
     ModelGroup mg;
     mg.name = QString::fromStdString(g.name());
@@ -87,6 +90,8 @@ std::vector<ModelGroup> ModelGroups(const Run& run, int model, Grouping grouping
         grouping == Grouping::kInductor ? m.comparison->ir_file() + ": " + g.name() : std::string();
     if (const auto it = by_origin.find(origin); !origin.empty() && it != by_origin.end()) {
       mg.kernel = it->second;
+    } else if (const auto r = refused.find(origin); !origin.empty() && r != refused.end()) {
+      mg.fallback = QString::fromStdString(r->second);
     } else if (grouping == Grouping::kOurs) {
       for (int i = 0; i < rep.kernels_size(); ++i)
         if (rep.kernels(i).name() == g.name()) mg.kernel = i;

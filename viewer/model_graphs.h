@@ -8,6 +8,7 @@
 
 #include <QString>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "run_data.h"
@@ -32,9 +33,10 @@ struct ModelGraph {
 // One cluster of a grouping: its FX nodes and, when this run compiled it, the kernel index.
 struct ModelGroup {
   QString name;
-  QString kind;     // kernel, extern (a library call Inductor does not fuse), nop
-  int kernel = -1;  // index into the run's kernels, -1: not compiled in this run
-  std::vector<std::string> nodes;
+  QString kind;      // kernel, extern (a library call Inductor does not fuse), nop
+  int kernel = -1;   // index into the run's kernels, -1: not compiled in this run
+  QString fallback;  // why this run could not compile it (Inductor's groups we cannot lower)
+  std::vector<std::string_view> nodes;  // names in the run's report (valid while the run is)
 };
 
 std::vector<ModelGraph> ModelGraphs(const Run& run);

@@ -4,8 +4,10 @@
 // fusion decisions in the Fusion tab.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QElapsedTimer>
 #include <QStandardItemModel>
+#include <cstdio>
 
 #include "fusion_tab.h"
 #include "graph_layout.h"
@@ -13,6 +15,7 @@
 #include "graph_scene.h"
 #include "kernel_inspector.h"
 #include "layout_worker.h"
+#include "model_graphs.h"
 #include "report.pb.h"
 #include "run_manager.h"
 #include "selection_model.h"
@@ -221,6 +224,91 @@ TEST_F(WindowTest, LargeModelGraphsStartCollapsed) {
   EXPECT_EQ(g->scene()->clusterCount(), 1);
   EXPECT_EQ(g->scene()->nodeCount(), 2 * kKernels + 2 - 1 + kOps);
   EXPECT_FALSE(g->scene()->nodeRect(QStringLiteral("op_7_3")).isNull());
+}
+
+// A torch_compile_debug model folder: its FX graph is drawn with our kernels or Inductor's groups
+// as clusters; Inductor's groups this run compiled select their kernel, those it could not lower
+// say so.
+TEST_F(WindowTest, RunFolderModelGraphWithBothGroupings) {
+  ASSERT_TRUE(OpenAndWait(w(), SourcePath(QStringLiteral("tests/fixtures/inductor/grouping"))));
+  const RunPtr run = w()->runs()->run(w()->runs()->count() - 1);
+  ASSERT_TRUE(run->ok()) << run->error.toStdString();
+  const std::vector<ModelGraph> models = ModelGraphs(*run);
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_EQ(models[0].label, QStringLiteral("model__0_inference_0.0"));
+  EXPECT_TRUE(models[0].has_inductor);
+  GraphPanel* g = w()->graph();
+  EXPECT_TRUE(g->modelView());
+  ASSERT_TRUE(WaitFor([&] { return g->ready(); }));
+  const int ours = g->scene()->clusterCount();
+  EXPECT_GT(ours, 0);
+  EXPECT_GT(g->scene()->spec().edges.size(), 0u);  // kernels joined by their data edges
+
+  const std::vector<ModelGroup> theirs = ModelGroups(*run, 0, Grouping::kInductor);
+  ASSERT_EQ(theirs.size(), 5u);
+  int compiled = 0;
+  int refused = 0;
+  for (const auto& grp : theirs) {
+    if (grp.kernel >= 0) ++compiled;
+    if (!grp.fallback.isEmpty()) ++refused;
+  }
+  EXPECT_EQ(compiled, run->kernelCount());
+  EXPECT_EQ(refused, 2);  // op2_op3 (another loop nest), op5_op6 (scan)
+  g->setGrouping(Grouping::kInductor);
+  ASSERT_TRUE(WaitFor([&] { return g->ready(); }));
+  EXPECT_NE(g->currentKey(), QString());
+  int falls_back = 0;
+  for (const auto& c : g->scene()->spec().clusters)
+    if (c.label.contains(QStringLiteral("falls back"))) ++falls_back;
+  EXPECT_EQ(falls_back, 2);
+  // Clicking a compiled Inductor group selects its kernel.
+  for (std::size_t i = 0; i < theirs.size(); ++i) {
+    if (theirs[i].kernel < 0) continue;
+    emit g->scene()->clusterClicked(static_cast<int>(i));
+    EXPECT_EQ(w()->selection()->current().kernel, theirs[i].kernel);
+    break;
+  }
+}
+
+// A model of about 10,000 ops: selecting, expanding a kernel and searching, each timed (printed,
+// never asserted: docs/benchmarks.md records the figures).
+TEST_F(WindowTest, TenThousandOpModelInteractions) {
+  auto big = SyntheticRun(770, 12);  // 770 x 13 + 2 = 10,012 model nodes
+  QElapsedTimer t;
+  t.start();
+  const int index = w()->runs()->add(big);
+  w()->selection()->selectRun(index);
+  GraphPanel* g = w()->graph();
+  ASSERT_TRUE(WaitFor([&] { return g->ready(); }, 120000));
+  const double first = static_cast<double>(t.nsecsElapsed()) / 1e6;
+  EXPECT_EQ(g->scene()->nodeCount(), 2 * 770 + 2);
+  ASSERT_NE(g->currentLayout(), nullptr);
+  EXPECT_EQ(g->currentLayout()->engine, QStringLiteral("layered"));
+
+  g->setGraphKind(GraphKind::kModel);  // picking kernels keeps the model graph
+  ASSERT_TRUE(WaitFor([&] { return g->ready(); }, 120000));
+  t.restart();
+  w()->selection()->selectKernel(index, 400);
+  QApplication::processEvents();
+  const double select = static_cast<double>(t.nsecsElapsed()) / 1e6;
+  EXPECT_EQ(g->scene()->selectedGroup(), 400);
+
+  t.restart();
+  g->setKernelCollapsed(400, false);
+  ASSERT_TRUE(WaitFor([&] { return g->ready(); }, 120000));
+  const double expand = static_cast<double>(t.nsecsElapsed()) / 1e6;
+  EXPECT_EQ(g->scene()->clusterCount(), 1);
+  EXPECT_FALSE(g->scene()->nodeRect(QStringLiteral("op_400_5")).isNull());
+
+  t.restart();
+  const QStringList hits = g->search(QStringLiteral("mm_77"));
+  const double search = static_cast<double>(t.nsecsElapsed()) / 1e6;
+  EXPECT_EQ(hits.size(), 1);
+
+  std::printf(
+      "10,012-op model graph: first drawn %.1f ms, select %.1f ms, expand %.1f ms, "
+      "search %.1f ms\n",
+      first, select, expand, search);
 }
 
 }  // namespace
