@@ -64,8 +64,13 @@ ParseOutcome ParseAppOptions(const QStringList& args, AppOptions* out, QString* 
       QStringLiteral("grouping"),
       QStringLiteral("Kernels drawn in the model graph: ours | inductor (Inductor's own groups)."),
       QStringLiteral("WHICH"), QStringLiteral("ours"));
+  const QCommandLineOption model(
+      QStringLiteral("model"),
+      QStringLiteral("Model graph of a torch_compile_debug run to draw: its folder name (e.g. "
+                     "model__0_forward_1.0) or index."),
+      QStringLiteral("MODEL"));
   p.addOptions({help, version, bind, flags, soc, build, shot, select, tcase, tab, graph, node,
-                scale, timings, layout, grouping});
+                scale, timings, layout, grouping, model});
   p.addPositionalArgument(QStringLiteral("INPUT"),
                           QStringLiteral("Graph file (AscGraphDef text, GE graph text, readable "
                                          "text) or report.json."),
@@ -100,6 +105,7 @@ ParseOutcome ParseAppOptions(const QStringList& args, AppOptions* out, QString* 
   o.graph = p.value(graph).toLower();
   o.node = p.value(node);
   o.timings = p.isSet(timings);
+  o.model = p.value(model);
   o.layout = p.value(layout).toLower();
   o.grouping = p.value(grouping).toLower();
   if (o.layout != QStringLiteral("auto") && o.layout != QStringLiteral("dot") &&

@@ -27,6 +27,7 @@ struct AppOptions {
   bool timings = false;  // --timings: log pipeline, layout and paint times
   QString layout = QStringLiteral("auto");    // auto | dot | layered
   QString grouping = QStringLiteral("ours");  // ours | inductor (model graph clusters)
+  QString model;  // model folder name or index (torch_compile_debug runs)
 };
 
 enum class ParseOutcome { kRun, kExit, kError };

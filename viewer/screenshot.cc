@@ -8,6 +8,7 @@
 #include "graph_scene.h"
 #include "kernel_inspector.h"
 #include "main_window.h"
+#include "model_graphs.h"
 #include "report.pb.h"
 #include "run_manager.h"
 #include "selection_model.h"
@@ -33,6 +34,22 @@ bool ApplyViewOptions(MainWindow* w, const AppOptions& o, QString* error) {
                              : o.graph == QStringLiteral("hint")  ? GraphKind::kHint
                              : o.graph == QStringLiteral("model") ? GraphKind::kModel
                                                                   : GraphKind::kNormalized);
+  }
+  if (!o.model.isEmpty()) {
+    const RunPtr run = w->runs()->run(w->selection()->current().run);
+    const std::vector<ModelGraph> models = run ? ModelGraphs(*run) : std::vector<ModelGraph>();
+    bool is_index = false;
+    int index = o.model.toInt(&is_index);
+    if (!is_index) {
+      index = -1;
+      for (std::size_t i = 0; i < models.size(); ++i)
+        if (models[i].label == o.model) index = static_cast<int>(i);
+    }
+    if (index < 0 || static_cast<std::size_t>(index) >= models.size()) {
+      fail(QStringLiteral("no model graph '%1' in the run").arg(o.model));
+    } else {
+      w->graph()->setModel(index);
+    }
   }
   if (!o.select.isEmpty() && !w->selectKernel(o.select)) {
     fail(QStringLiteral("no kernel '%1' in the run").arg(o.select));

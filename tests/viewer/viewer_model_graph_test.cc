@@ -9,6 +9,7 @@
 #include <QStandardItemModel>
 #include <cstdio>
 
+#include "app_options.h"
 #include "fusion_tab.h"
 #include "graph_layout.h"
 #include "graph_panel.h"
@@ -18,6 +19,7 @@
 #include "model_graphs.h"
 #include "report.pb.h"
 #include "run_manager.h"
+#include "screenshot.h"
 #include "selection_model.h"
 #include "viewer_test_support.h"
 
@@ -261,6 +263,17 @@ TEST_F(WindowTest, RunFolderModelGraphWithBothGroupings) {
   for (const auto& c : g->scene()->spec().clusters)
     if (c.label.contains(QStringLiteral("falls back"))) ++falls_back;
   EXPECT_EQ(falls_back, 2);
+  // --model picks a model folder by name or index; a name that is not there is an error.
+  AppOptions o;
+  o.model = QStringLiteral("model__0_inference_0.0");
+  o.grouping = QStringLiteral("inductor");
+  QString error;
+  EXPECT_TRUE(ApplyViewOptions(w(), o, &error)) << error.toStdString();
+  EXPECT_EQ(g->model(), 0);
+  o.model = QStringLiteral("model__9_missing");
+  EXPECT_FALSE(ApplyViewOptions(w(), o, &error));
+  EXPECT_TRUE(error.contains(QStringLiteral("model__9_missing")));
+  ASSERT_TRUE(WaitFor([&] { return g->ready(); }));
   // Clicking a compiled Inductor group selects its kernel.
   for (std::size_t i = 0; i < theirs.size(); ++i) {
     if (theirs[i].kernel < 0) continue;
