@@ -8,6 +8,7 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <QtMath>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -277,9 +278,8 @@ GraphSpec GraphScene::SpecForKernels(const Run& run) {
 bool GraphScene::HasModelGraph(const Run& run) {
   if (!run.ok()) return false;
   if (run.report->model_nodes_size() > 0) return true;
-  for (const auto& cmp : run.report->framework_groupings())
-    if (cmp.nodes_size() > 0) return true;
-  return false;
+  return std::ranges::any_of(run.report->framework_groupings(),
+                             [](const auto& cmp) { return cmp.nodes_size() > 0; });
 }
 
 namespace {

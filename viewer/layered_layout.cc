@@ -70,7 +70,7 @@ void Layered::Rank() {
   std::vector<std::pair<int, std::size_t>> stack;
   for (int s = 0; s < n; ++s) {
     if (state[static_cast<std::size_t>(s)] != 0) continue;
-    stack.push_back({s, 0});
+    stack.emplace_back(s, 0);
     state[static_cast<std::size_t>(s)] = 1;
     while (!stack.empty()) {
       auto& [v, next] = stack.back();
@@ -82,12 +82,12 @@ void Layered::Rank() {
       }
       const int w = succ[next++];
       if (state[static_cast<std::size_t>(w)] == 1) {
-        dag_.push_back({w, v});  // closes a cycle: reversed
+        dag_.emplace_back(w, v);  // closes a cycle: reversed
       } else {
-        dag_.push_back({v, w});
+        dag_.emplace_back(v, w);
         if (state[static_cast<std::size_t>(w)] == 0) {
           state[static_cast<std::size_t>(w)] = 1;
-          stack.push_back({w, 0});
+          stack.emplace_back(w, 0);
         }
       }
     }
