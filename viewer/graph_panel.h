@@ -111,12 +111,14 @@ class GraphPanel : public QWidget {
   QProgressBar* progress_;
   QTimer* progress_timer_;
   QElapsedTimer request_timer_;  // since the graph now wanted was asked for
+  double spec_ms_ = 0;           // building its spec
   GraphKind kind_ = GraphKind::kHint;
   int model_index_ = 0;
   Grouping grouping_ = Grouping::kOurs;
   LayoutEngine engine_ = LayoutEngine::kAuto;
   std::vector<int> group_kernel_;  // per group of the drawn model graph: its kernel, -1: none
   std::shared_ptr<const GraphLayout> layout_;
+  int expanding_ = -1;  // the group setKernelCollapsed is expanding, during its refresh()
   QString key_;
   GraphSpec spec_;
   bool overview_ = false;                // showing a run's kernels

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <random>
 
+#include "expand_in_place.h"
 #include "graph_layout.h"
 #include "layered_layout.h"
 
@@ -160,6 +161,92 @@ TEST(LayeredLayoutTest, TenThousandOps) {
   std::printf("layered layout of %zu nodes, %zu edges: %.1f ms\n", spec.nodes.size(),
               spec.edges.size(), static_cast<double>(t.nsecsElapsed()) / 1e6);
   ExpectSane(spec, l);
+}
+
+}  // namespace
+}  // namespace af::viewer::test
+
+namespace af::viewer::test {
+namespace {
+
+// A chain of kernels (boxes when collapsed, clusters of 3 ops when expanded) with an input
+// beside each.
+GraphSpec Kernels(int kernels, int expanded) {
+  GraphSpec spec;
+  int prev = -1;
+  for (int k = 0; k < kernels; ++k) {
+    GraphSpec::Node in = Box(static_cast<int>(spec.nodes.size()), 60, 24);
+    in.name = QStringLiteral("w%1").arg(k);
+    spec.nodes.push_back(in);
+    const int w = static_cast<int>(spec.nodes.size()) - 1;
+    if (k != expanded) {
+      GraphSpec::Node b = Box(0, 200, 40);
+      b.name = QStringLiteral("kernel%1").arg(k);
+      b.group = k;
+      b.collapsed = true;
+      spec.nodes.push_back(b);
+      const int id = static_cast<int>(spec.nodes.size()) - 1;
+      if (prev >= 0) spec.edges.push_back({prev, id, {}});
+      spec.edges.push_back({w, id, {}});
+      prev = id;
+      continue;
+    }
+    const int c = static_cast<int>(spec.clusters.size());
+    spec.clusters.push_back({QStringLiteral("kernel%1").arg(k), {}, QColor(Qt::blue), k});
+    int last = prev;
+    for (int i = 0; i < 3; ++i) {
+      GraphSpec::Node op = Box(0);
+      op.name = QStringLiteral("op%1_%2").arg(k).arg(i);
+      op.group = k;
+      op.cluster = c;
+      spec.nodes.push_back(op);
+      const int id = static_cast<int>(spec.nodes.size()) - 1;
+      if (last >= 0) spec.edges.push_back({last, id, {}});
+      if (i == 0) spec.edges.push_back({w, id, {}});
+      last = id;
+    }
+    prev = last;
+  }
+  return spec;
+}
+
+QRectF RectOf(const GraphSpec& spec, const GraphLayout& l, const QString& name) {
+  for (std::size_t i = 0; i < spec.nodes.size(); ++i)
+    if (spec.nodes[i].name == name) return l.nodes[i];
+  return {};
+}
+
+TEST(ExpandInPlaceTest, KeepsThePictureAndMakesRoom) {
+  const GraphSpec before = Kernels(20, -1);
+  const GraphLayout l0 = LayeredLayout(before);
+  ASSERT_TRUE(l0.ok());
+  const GraphSpec after = Kernels(20, 9);
+  const std::optional<GraphLayout> l1 = ExpandInPlace(before, l0, after, 9);
+  ASSERT_TRUE(l1.has_value());
+  ExpectSane(after, *l1);  // (bounds may start left of 0 here)
+  const QRectF box = RectOf(before, l0, QStringLiteral("kernel9"));
+  for (int k : {2, 8}) {  // above: exactly where they were
+    const QString name = QStringLiteral("kernel%1").arg(k);
+    EXPECT_EQ(RectOf(after, *l1, name), RectOf(before, l0, name)) << k;
+  }
+  for (int k : {10, 19}) {  // below: straight down
+    const QString name = QStringLiteral("kernel%1").arg(k);
+    EXPECT_DOUBLE_EQ(RectOf(after, *l1, name).x(), RectOf(before, l0, name).x());
+    EXPECT_GT(RectOf(after, *l1, name).y(), RectOf(before, l0, name).y());
+  }
+  ASSERT_EQ(l1->clusters.size(), 1u);
+  const QRectF frame = l1->clusters[0];
+  EXPECT_DOUBLE_EQ(frame.top(), box.top());
+  for (std::size_t v = 0; v < after.nodes.size(); ++v) {
+    if (after.nodes[v].cluster == 0) {
+      EXPECT_TRUE(frame.contains(l1->nodes[v])) << v;
+    } else {
+      EXPECT_FALSE(frame.intersects(l1->nodes[v])) << after.nodes[v].name.toStdString();
+    }
+  }
+  // Specs that do not correspond: no layout, the caller lays out whole.
+  EXPECT_FALSE(ExpandInPlace(before, l0, Kernels(21, 9), 9).has_value());
+  EXPECT_FALSE(ExpandInPlace(before, l0, after, 3).has_value());
 }
 
 }  // namespace

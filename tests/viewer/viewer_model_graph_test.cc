@@ -21,6 +21,7 @@
 #include "run_manager.h"
 #include "screenshot.h"
 #include "selection_model.h"
+#include "timing_log.h"
 #include "viewer_test_support.h"
 
 namespace af::viewer::test {
@@ -287,6 +288,7 @@ TEST_F(WindowTest, RunFolderModelGraphWithBothGroupings) {
 // never asserted: docs/benchmarks.md records the figures).
 TEST_F(WindowTest, TenThousandOpModelInteractions) {
   auto big = SyntheticRun(770, 12);  // 770 x 13 + 2 = 10,012 model nodes
+  SetTimingLog(true);                // the breakdown (spec, layout, scene) goes to stderr
   QElapsedTimer t;
   t.start();
   const int index = w()->runs()->add(big);
@@ -306,12 +308,18 @@ TEST_F(WindowTest, TenThousandOpModelInteractions) {
   const double select = static_cast<double>(t.nsecsElapsed()) / 1e6;
   EXPECT_EQ(g->scene()->selectedGroup(), 400);
 
+  const QRectF above = g->scene()->nodeRect(QStringLiteral("mm_100"));
+  const QRectF below = g->scene()->nodeRect(QStringLiteral("mm_700"));
   t.restart();
   g->setKernelCollapsed(400, false);
   ASSERT_TRUE(WaitFor([&] { return g->ready(); }, 120000));
   const double expand = static_cast<double>(t.nsecsElapsed()) / 1e6;
   EXPECT_EQ(g->scene()->clusterCount(), 1);
   EXPECT_FALSE(g->scene()->nodeRect(QStringLiteral("op_400_5")).isNull());
+  // Expanded in place: what is above stays put, what is below moves straight down.
+  EXPECT_EQ(g->scene()->nodeRect(QStringLiteral("mm_100")), above);
+  EXPECT_DOUBLE_EQ(g->scene()->nodeRect(QStringLiteral("mm_700")).x(), below.x());
+  EXPECT_GT(g->scene()->nodeRect(QStringLiteral("mm_700")).y(), below.y());
 
   t.restart();
   const QStringList hits = g->search(QStringLiteral("mm_77"));
