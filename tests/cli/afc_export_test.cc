@@ -157,4 +157,12 @@ TEST(AfcExport, ReproFoldersBuildWithPlainCmakeAndPass) {
   ReproBuildsAndPasses(Src("samples/torch/cases/softmax"), "", "softmax");
 }
 
+// A sample of the e2e graphs: a reduction in bf16 and a data-movement graph (split into three).
+TEST(AfcExport, E2eReproFoldersBuildWithPlainCmakeAndPass) {
+  ReproBuildsAndPasses(Src("tests/e2e/graphs/layernorm_bf16.graph.txt"), " --bind s0=13,s1=77",
+                       "e2e_layernorm_bf16");
+  ReproBuildsAndPasses(Src("tests/e2e/graphs/split3.graph.txt"), " --bind s0=5,s1=3,s2=4,s3=7",
+                       "e2e_split3");
+}
+
 }  // namespace
