@@ -204,7 +204,7 @@ class Converter {
       int output = 0;
       const PyExpr* base = &e;
       if (e.kind == PyExpr::Kind::kSubscript && e.items.size() == 2) {  // graph0.y[0]
-        base = &e.items[0];
+        base = e.items.data();
         output = static_cast<int>(e.items[1].i);
       }
       if (base->kind != PyExpr::Kind::kName || !EndsWith(base->text, ".y"))
@@ -221,7 +221,7 @@ class Converter {
   void Views() {
     for (std::size_t k = 0; k < g_.nodes.size(); ++k) {
       ir::Node& n = g_.nodes[k];
-      if (!n.inputs.empty() && untyped_.count(src_.nodes[k].var) != 0u) {
+      if (!n.inputs.empty() && untyped_.contains(src_.nodes[k].var)) {
         const ir::InputRef& in = n.inputs[0];
         if (in.node < 0 || static_cast<std::size_t>(in.node) >= g_.nodes.size())
           throw Refuse{"bad input of " + n.name};

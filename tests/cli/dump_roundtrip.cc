@@ -182,7 +182,7 @@ bool RoundTrip(const fs::path& input, const fs::path& work) {
   try {
     const auto r = af::inputs::CompileFile(input.string(), o);
     const fs::path pid = af::pipeline::WriteDebugTree(r, o);
-    if (r.kernels.empty()) t.errors.push_back("no kernel compiled");
+    if (r.kernels.empty()) t.errors.emplace_back("no kernel compiled");
     const auto dump = r.kernels.empty() ? dfx::DfxDump{} : dfx::DiscoverDfxDump(pid);
     for (const auto& k : r.kernels) {
       ++t.kernels;
@@ -195,7 +195,7 @@ bool RoundTrip(const fs::path& input, const fs::path& work) {
       CheckPyCode(k, pid / g->folder, t);
     }
   } catch (const std::exception& e) {
-    t.errors.push_back(e.what());
+    t.errors.emplace_back(e.what());
   }
   std::cout << (t.errors.empty() ? "same  " : "DIFF  ") << input.string() << ": " << t.kernels
             << " kernel(s), " << t.stages << " stage(s)\n";

@@ -232,9 +232,9 @@ void Write(const fs::path& p, const std::string& text) {
 
 }  // namespace
 
-std::string DumpFileStem(const std::string& s) {
+std::string DumpFileStem(const std::string& name) {
   std::string out;
-  for (char c : s)
+  for (char c : name)
     out += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-') ? c : '_';
   return out.empty() ? std::string("graph") : out.substr(0, 120);
 }
