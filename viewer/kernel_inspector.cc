@@ -10,6 +10,7 @@
 #include "report.pb.h"
 #include "run_manager.h"
 #include "source_tab.h"
+#include "stage_stepper.h"
 #include "templates_tab.h"
 
 namespace af::viewer {
@@ -25,11 +26,13 @@ KernelInspector::KernelInspector(RunManager* runs, SelectionModel* selection, QW
   cost_ = new CostTab(selection, tabs_);
   source_ = new SourceTab(tabs_);
   fusion_ = new FusionTab(tabs_);
+  stages_ = new StageStepper(tabs_);
   tabs_->addTab(axes_, tr("Axes"));
   tabs_->addTab(templates_, tr("Templates"));
   tabs_->addTab(cost_, tr("Cost"));
   tabs_->addTab(source_, tr("Source"));
   tabs_->addTab(fusion_, tr("Fusion"));
+  tabs_->addTab(stages_, tr("Stages"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(title_);
@@ -40,8 +43,8 @@ KernelInspector::KernelInspector(RunManager* runs, SelectionModel* selection, QW
 }
 
 QStringList KernelInspector::TabNames() {
-  return {QStringLiteral("axes"), QStringLiteral("templates"), QStringLiteral("cost"),
-          QStringLiteral("source"), QStringLiteral("fusion")};
+  return {QStringLiteral("axes"),   QStringLiteral("templates"), QStringLiteral("cost"),
+          QStringLiteral("source"), QStringLiteral("fusion"),    QStringLiteral("stages")};
 }
 
 bool KernelInspector::setCurrentTab(const QString& name) {
@@ -85,7 +88,7 @@ void KernelInspector::refresh() {
                              GraphName(*k).toHtmlEscaped(), run->title.toHtmlEscaped()));
   }
   for (InspectorTab* tab :
-       std::initializer_list<InspectorTab*>{axes_, templates_, cost_, source_, fusion_}) {
+       std::initializer_list<InspectorTab*>{axes_, templates_, cost_, source_, fusion_, stages_}) {
     tab->showKernel(run, k != nullptr ? sel.kernel : -1, sel.tcase);
     tab->showNode(sel.node);
   }

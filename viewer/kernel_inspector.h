@@ -1,5 +1,5 @@
 // The kernel inspector: a title line for the selected kernel and its tabs — Axes, Templates,
-// Cost, Source, Fusion — each fed from the shared selection (kernel, tiling case, node).
+// Cost, Source, Fusion, Stages — each fed from the shared selection (kernel, tiling case, node).
 #pragma once
 
 #include <QStringList>
@@ -17,6 +17,7 @@ class CostTab;
 class FusionTab;
 class RunManager;
 class SourceTab;
+class StageStepper;
 class TemplatesTab;
 
 class KernelInspector : public QWidget {
@@ -30,9 +31,10 @@ class KernelInspector : public QWidget {
   CostTab* cost() const { return cost_; }
   SourceTab* source() const { return source_; }
   FusionTab* fusion() const { return fusion_; }
+  StageStepper* stages() const { return stages_; }
   QTabWidget* tabs() const { return tabs_; }
 
-  static QStringList TabNames();  // "axes", "templates", "cost", "source", "fusion"
+  static QStringList TabNames();  // "axes", "templates", "cost", "source", "fusion", "stages"
   // Switches to a tab by name (case-insensitive); false for an unknown name.
   bool setCurrentTab(const QString& name);
   QString currentTab() const;
@@ -51,6 +53,7 @@ class KernelInspector : public QWidget {
   CostTab* cost_;
   SourceTab* source_;
   FusionTab* fusion_;
+  StageStepper* stages_;
 };
 
 }  // namespace af::viewer

@@ -41,6 +41,7 @@ struct Run {
   QString title;        // what the navigator shows
   RunRequest request;   // what produced it (for a loaded report: what the report says)
   QString report_path;  // set when the run was read from a report.json
+  QString debug_tree;   // the --codegen_compile_debug tree the run wrote, if any
   std::shared_ptr<const report::CompileReport> report;     // null when the run failed
   std::map<std::string, std::vector<SourceFile>> sources;  // by kernel name
   std::vector<std::string> origins;   // per kernel: file (and embedding op), when known

@@ -160,7 +160,8 @@ std::shared_ptr<Run> RunManager::Execute(const QString& path, const RunRequest& 
       // the fusion front end, and their report also carries its decisions and the model graph.
       (void)pipeline::CheckFlags(&o.flags);  // as afc: unknown names and bad values dropped
       const pipeline::CompileResult r = inputs::CompileFile(input, o);
-      (void)pipeline::WriteDebugTree(r, o);  // --codegen_compile_debug, as afc
+      // --codegen_compile_debug, as afc; the Stages tab steps through it
+      run->debug_tree = QString::fromStdString(pipeline::WriteDebugTree(r, o));
       run->frontend = r.front_end.has_value();
       if (progress) progress(QStringLiteral("report…"));
       inputs::FillReport(r, o, rep.get());

@@ -65,6 +65,11 @@ ir::DType AscDType(const std::string& text) {
   if (t == "int8") return ir::DType::kInt8;
   if (t == "uint8") return ir::DType::kUInt8;
   if (t == "int16") return ir::DType::kInt16;
+  if (t == "float64") return ir::DType::kFloat64;
+  if (t == "uint16") return ir::DType::kUInt16;
+  if (t == "uint32") return ir::DType::kUInt32;
+  if (t == "uint64") return ir::DType::kUInt64;
+  if (t == "bool") return ir::DType::kBool;
   throw Refuse{"dtype `" + text + "` is not known"};
 }
 
@@ -117,15 +122,46 @@ class Converter {
     return out;
   }
 
+  // Any other attr.ir_attr.<key>: True/False, an integer, a decimal, a list of integers, a
+  // string, else a symbolic expression.
+  ir::AttrValue IrAttr(const std::string& v) {
+    const PyExpr e = ParsePy(v);
+    const std::string t(TrimSpace(v));
+    if (e.kind == PyExpr::Kind::kString) return e.text;
+    if (t == "True" || t == "False") return t == "True";
+    if (e.kind == PyExpr::Kind::kList) {
+      std::vector<std::int64_t> l;
+      for (const auto& item : Items(v))
+        l.push_back(std::stoll(item));
+      return l;
+    }
+    if (!t.empty() && t.find_first_not_of("-0123456789") == std::string::npos)
+      return static_cast<std::int64_t>(std::stoll(t));
+    if (!t.empty() && t.find_first_not_of("-+0123456789.e") == std::string::npos)
+      return std::stod(t);
+    return ParseSym(v);
+  }
+
   ir::Node Node(const AscPyNode& n) {
     if (ir::FindOp(n.type) == nullptr) throw Refuse{"unknown AscIR op " + n.type};
     ir::Node out;
     out.name = n.name;
     out.type = n.type;
     out.outputs.emplace_back();
-    ir::Tensor& t = out.outputs[0];
     bool has_dtype = false;
-    for (const auto& [path, v] : n.attrs) {
+    for (const auto& [full, v] : n.attrs) {
+      // `y[k].field` sets output k's view (nodes with several outputs), `y.field` output 0.
+      std::string path = full;
+      std::size_t k = 0;
+      if (StartsWith(path, "y[")) {
+        const std::size_t close = path.find("].");
+        if (close == std::string::npos) throw Refuse{"cannot read `" + full + "`"};
+        k = static_cast<std::size_t>(std::stoul(path.substr(2, close - 2)));
+        if (k > 4096) throw Refuse{"output index in `" + full + "` too large"};
+        path = "y." + path.substr(close + 2);
+      }
+      if (out.outputs.size() <= k) out.outputs.resize(k + 1);
+      ir::Tensor& t = out.outputs[k];
       if (path == "attr.sched.axis") {
         out.sched.axis = Axes(v);
       } else if (path == "attr.ir_attr.index") {
@@ -135,6 +171,8 @@ class Converter {
       } else if (path == "attr.ir_attr.value") {
         const PyExpr e = ParsePy(v);
         out.attrs["value"] = e.kind == PyExpr::Kind::kString ? e.text : v;
+      } else if (StartsWith(path, "attr.ir_attr.")) {
+        out.attrs[path.substr(13)] = IrAttr(v);
       } else if (path == "y.axis") {
         t.axis = Axes(v);
       } else if (path == "y.size") {
@@ -143,7 +181,7 @@ class Converter {
         t.strides = Exprs(v);
       } else if (path == "y.dtype") {
         t.dtype = AscDType(v);
-        has_dtype = true;
+        has_dtype = k == 0 || has_dtype;
       }
     }
     if (!has_dtype) untyped_.insert(n.var);
@@ -154,13 +192,19 @@ class Converter {
 
   void Inputs(const AscPyNode& n, ir::Node& out) {
     std::vector<std::pair<std::string, std::string>> ports = n.inputs;
-    std::sort(ports.begin(), ports.end());  // x, x1, x2, x3
+    // x, x1, x2, …, x10 by number
+    std::sort(ports.begin(), ports.end(), [](const auto& a, const auto& b) {
+      const auto num = [](const std::string& p) {
+        return p.size() > 1 ? std::stoll(p.substr(1)) : 0;
+      };
+      return num(a.first) < num(b.first);
+    });
     for (const auto& [port, text] : ports) {
       const PyExpr e = ParsePy(text);
       int output = 0;
       const PyExpr* base = &e;
       if (e.kind == PyExpr::Kind::kSubscript && e.items.size() == 2) {  // graph0.y[0]
-        base = &e.items[0];
+        base = e.items.data();
         output = static_cast<int>(e.items[1].i);
       }
       if (base->kind != PyExpr::Kind::kName || !EndsWith(base->text, ".y"))
@@ -177,7 +221,7 @@ class Converter {
   void Views() {
     for (std::size_t k = 0; k < g_.nodes.size(); ++k) {
       ir::Node& n = g_.nodes[k];
-      if (!n.inputs.empty() && untyped_.count(src_.nodes[k].var) != 0u) {
+      if (!n.inputs.empty() && untyped_.contains(src_.nodes[k].var)) {
         const ir::InputRef& in = n.inputs[0];
         if (in.node < 0 || static_cast<std::size_t>(in.node) >= g_.nodes.size())
           throw Refuse{"bad input of " + n.name};

@@ -58,8 +58,12 @@ class AscPyReader {
       if (!quote.empty() || t.find("'''") != std::string_view::npos ||
           t.find("\"\"\"") != std::string_view::npos)
         continue;
-      if (l.indent > 0 || StartsWith(t, "def ") || StartsWith(t, "import ") ||
-          StartsWith(t, "from ") || StartsWith(t, "return ") || StartsWith(t, "if "))
+      // Only top-level assignments and calls build graphs: definitions, imports and control
+      // flow around them (our own py_code scripts carry a numpy runner) are passed over.
+      if (l.indent > 0 || StartsWith(t, "def ") || StartsWith(t, "class ") ||
+          StartsWith(t, "import ") || StartsWith(t, "from ") || StartsWith(t, "return ") ||
+          StartsWith(t, "if ") || StartsWith(t, "elif ") || t == "else:" || t == "try:" ||
+          StartsWith(t, "except") || t == "finally:" || StartsWith(t, "@"))
         continue;
       Statement(out, t, l.no);
     }

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -93,6 +94,18 @@ TEST(AfcDump, HintGraphRoundTrip) {
   }
   EXPECT_GT(stages, 5u);
   EXPECT_TRUE(fs::is_directory(graphs[0] / "build"));
+  // AutoFuse's other files: the pyautofuse script (run here with numpy alone) and one codegen
+  // API parameter dump per tiling case.
+  std::size_t api_params = 0;
+  for (const auto& f : fs::directory_iterator(graphs[0]))
+    api_params += f.path().filename().string().rfind("api_param_", 0) == 0 ? 1 : 0;
+  EXPECT_GE(api_params, 2u);
+  const fs::path py = graphs[0] / "py_code_add_bcast_relu.py";
+  ASSERT_TRUE(fs::exists(py));
+  const std::string ran = "/usr/bin/python3 " + Shell(py.string()) + " --bind s0=3,s1=5";
+  EXPECT_EQ(std::system((ran + " >" + Shell((d / "py.log").string()) + " 2>&1").c_str()), 0)
+      << af::test::ReadFile(d / "py.log");
+  EXPECT_THAT(af::test::ReadFile(d / "py.log"), HasSubstr("output 0 (y): float16 [3, 5]"));
   ASSERT_FALSE(first.empty());
   // The first stage read back is the graph that was compiled.
   const auto back = Afc("convert " + Shell(first.string()) + " --to text");

@@ -68,13 +68,19 @@ fs::path ExportAll(const std::string& input, const std::string& args, const std:
   EXPECT_THAT(af::test::ReadFile(txt), HasSubstr("functions {"));
   const Json trace = Json::parse(af::test::ReadFile(run("trace", "json")));
   EXPECT_TRUE(trace["traceEvents"].is_array());
+  int spans = 0;
   for (const auto& e : trace["traceEvents"]) {
     EXPECT_TRUE(e.contains("ph") && e.contains("pid") && e.contains("name")) << e.dump();
     if (e["ph"] == "X") {
       EXPECT_TRUE(e.contains("ts") && e.contains("dur") && e.contains("tid")) << e.dump();
       EXPECT_GE(e["dur"].get<double>(), 0.0);
+      ++spans;
     }
   }
+  // The modelled timeline is there: every kernel is bound, so none is skipped.
+  EXPECT_GT(spans, 0) << tag;
+  EXPECT_TRUE(!trace["otherData"].contains("skipped") || trace["otherData"]["skipped"].empty())
+      << trace["otherData"].dump();
   // Nothing the user had is overwritten.
   const auto again =
       Afc("export " + input + args + " --format dot --out " + Shell((d / "out.dot").string()));
@@ -115,7 +121,7 @@ TEST(AfcExport, RealVitAndMnist) {
   ExportAll(Shell((af::test::RealFixtures() / "inductor" /
                    "t2.0_vit_dynamic_layernorm_softmax_fp16" / "fx_graph_readable.py")
                       .string()),
-            "", "vit", true);
+            " --bind s0=8", "vit", true);
   ExportAll(Shell((af::test::RealFixtures() / "inductor" / "t2.5.1_mnist_cnn_cpu_dynamic_fullrun")
                       .string()),
             " --bind s0=7", "mnist", false);
@@ -155,6 +161,14 @@ TEST(AfcExport, ReproFoldersBuildWithPlainCmakeAndPass) {
   ReproBuildsAndPasses(Src("samples/hint_graphs/add_bcast_relu.AscGraphDef.txt"),
                        " --bind s0=37,s1=1031", "hint");
   ReproBuildsAndPasses(Src("samples/torch/cases/softmax"), "", "softmax");
+}
+
+// A sample of the e2e graphs: a reduction in bf16 and a data-movement graph (split into three).
+TEST(AfcExport, E2eReproFoldersBuildWithPlainCmakeAndPass) {
+  ReproBuildsAndPasses(Src("tests/e2e/graphs/layernorm_bf16.graph.txt"), " --bind s0=13,s1=77",
+                       "e2e_layernorm_bf16");
+  ReproBuildsAndPasses(Src("tests/e2e/graphs/split3.graph.txt"), " --bind s0=5,s1=3,s2=4,s3=7",
+                       "e2e_split3");
 }
 
 }  // namespace

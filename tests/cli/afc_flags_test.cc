@@ -165,6 +165,27 @@ TEST(AfcFlags, EveryActingFlagVisiblyActs) {
       {"max_fuse_rounds", [&] { fusion_changes(Flag("max_fuse_rounds", "0")); }},
       {"autofuse_max_fuse_rounds", [&] { fusion_changes(Flag("autofuse_max_fuse_rounds", "0")); }},
       {"autofuse_max_input_nums", [&] { fusion_changes(Flag("autofuse_max_input_nums", "1")); }},
+      {"max_proximity",
+       [&] {
+         // mul and sum are neighbours: a span of 0 positions refuses their fusion (PROXIMITY).
+         fusion_changes(Flag("max_proximity", "0"));
+         EXPECT_EQ(EstimateJson(Flag("max_proximity", "1")), fused);
+       }},
+      {"skip_node_names_cfg",
+       [&] {
+         const fs::path ini = Scratch("skip") / "skip.ini";
+         std::ofstream(ini) << "# AutoFuse's skip list\n[ByNodeType]\naten.mul.Tensor\n";
+         fusion_changes(Flag("skip_node_names_cfg", ini.string()));
+         const fs::path by_name = Scratch("skip_name") / "skip.ini";
+         std::ofstream(by_name) << "[ByNodeName]\nmul\n[Other]\nsum\n";
+         fusion_changes(Flag("skip_node_names_cfg", by_name.string()));
+         // A file that cannot be read: a warning, the flag has no effect (--strict: exit 2).
+         const auto r = Afc("estimate " + Src(kCase) + " --json" +
+                            Flag("skip_node_names_cfg", (ini.parent_path() / "none.ini").string()));
+         EXPECT_EQ(r.code, 0) << r.err;
+         EXPECT_THAT(r.err, HasSubstr("[BAD_FLAG_VALUE] --skip_node_names_cfg="));
+         EXPECT_THAT(r.err, HasSubstr("cannot read the file"));
+       }},
       {"autofuse_max_output_memory",
        [&] { fusion_changes(Flag("autofuse_max_output_memory", "1")); }},
       {"autofuse_peak_memory_limit",

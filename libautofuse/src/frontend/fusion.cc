@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "autofuse/hw/profile.h"
 #include "autofuse/ir/text.h"
 #include "autofuse/schedule/schedule.h"
+#include "autofuse/support/strings.h"
 
 namespace af::frontend {
 namespace {
@@ -215,6 +217,8 @@ class Decider {
   std::optional<double> KernelUs(const std::vector<int>& nodes, std::string* why);
   // The memory guards and the gain check for an accepted-so-far candidate; false when refused
   // (rec carries the code and numbers). Notes for checks not applied go to *notes.
+  // Why --skip_node_names_cfg keeps `n` out of fusion, or "".
+  std::string SkipListed(const model::Node& n) const;
   bool Guards(int a, int b, const std::vector<int>& all, const Check& chk, FusionRecord& rec,
               std::string* notes);
 
@@ -586,8 +590,25 @@ std::optional<double> Decider::KernelUs(const std::vector<int>& nodes, std::stri
   }
 }
 
+std::string Decider::SkipListed(const model::Node& n) const {
+  if (o_.skip_names.contains(n.name))
+    return "node " + n.name + " is listed under [ByNodeName] of --skip_node_names_cfg";
+  for (const std::string& t : {n.op.ToString(), n.op.name}) {
+    if (o_.skip_types.contains(t))
+      return "op type " + t + " is listed under [ByNodeType] of --skip_node_names_cfg";
+  }
+  return {};
+}
+
 bool Decider::Guards(int a, int b, const std::vector<int>& all, const Check& chk, FusionRecord& rec,
                      std::string* notes) {
+  // AutoFuse's max_proximity: the span of the fused ops in graph order (`all` is sorted).
+  if (o_.max_proximity >= 0 && !all.empty() && all.back() - all.front() > o_.max_proximity) {
+    rec.code = "PROXIMITY";
+    rec.message = "the fused ops would span " + std::to_string(all.back() - all.front()) +
+                  " graph positions, more than --max_proximity=" + std::to_string(o_.max_proximity);
+    return false;
+  }
   // AutoFuse's rule (max_output_memory_size_after_fusion): the bytes the fused kernel writes.
   if (o_.max_output_memory > 0) {
     std::set<std::string> unbound;
@@ -687,6 +708,10 @@ void Decider::SeedGroups(std::map<int, Fallback>& fallback) {
     kinds_[n.id] = s.kind;
     if (!s.ok()) {
       fallback[n.id] = {n.id, s.code, "lower", s.message};
+      continue;
+    }
+    if (const std::string why = SkipListed(n); !why.empty()) {
+      fallback[n.id] = {n.id, "SKIP_NODE_CFG", "decider", why};
       continue;
     }
     group_of_[static_cast<std::size_t>(n.id)] = n.id;
@@ -842,6 +867,31 @@ std::string Fallback::Text(const model::Graph& g) const {
   return "Fallback " + n.op.ToString() + " " + n.name + " reason: [" + code + "] " + message;
 }
 
+namespace {
+
+// AutoFuse's skip list (.ini): `[ByNodeName]` / `[ByNodeType]` sections, one entry a line,
+// blank lines and `#` comments skipped, other sections ignored. A file that cannot be opened
+// leaves the lists empty (the flag checker has warned).
+void ReadSkipNodeConfig(const std::string& path, FusionOptions* o) {
+  std::ifstream in(path);
+  std::set<std::string>* section = nullptr;
+  std::string raw;
+  while (std::getline(in, raw)) {
+    const std::string line(TrimSpace(raw));
+    if (line.empty() || line[0] == '#') continue;
+    if (line.front() == '[' && line.back() == ']') {
+      const std::string name(TrimSpace(std::string_view(line).substr(1, line.size() - 2)));
+      section = name == "ByNodeName"   ? &o->skip_names
+                : name == "ByNodeType" ? &o->skip_types
+                                       : nullptr;
+      continue;
+    }
+    if (section != nullptr) section->insert(line);
+  }
+}
+
+}  // namespace
+
 FusionOptions FusionOptionsFromFlags(const std::map<std::string, std::string>& flags,
                                      const std::string& soc) {
   FusionOptions o;
@@ -881,6 +931,15 @@ FusionOptions FusionOptionsFromFlags(const std::map<std::string, std::string>& f
   num("autofuse_max_fusion_size", &o.max_nodes);
   num("autofuse_max_input_nums", &o.max_inputs);
   num("autofuse_max_fuse_rounds", &o.max_rounds);
+  if (auto it = flags.find("max_proximity"); it != flags.end()) {
+    try {
+      o.max_proximity = std::stoll(it->second);
+    } catch (const std::exception&) {
+      throw LowerError("BAD_FLAG", "max_proximity needs an integer");
+    }
+  }
+  if (auto it = flags.find("skip_node_names_cfg"); it != flags.end())
+    ReadSkipNodeConfig(it->second, &o);
   auto bytes = [&](const char* key, std::int64_t* out) {
     if (auto it = flags.find(key); it != flags.end()) {
       try {

@@ -12,7 +12,9 @@
 #include <sstream>
 
 #include "autofuse/ir/text.h"
+#include "autofuse/pipeline/api_param_dump.h"
 #include "autofuse/pipeline/flag_table.h"
+#include "autofuse/pipeline/py_code.h"
 #include "autofuse/support/error.h"
 
 namespace af::pipeline {
@@ -41,14 +43,6 @@ std::string StageName(const std::string& pass) {
     up = false;
   }
   return camel;
-}
-
-// A name from the input as one safe path component.
-std::string Safe(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    out += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-') ? c : '_';
-  return out.empty() ? std::string("graph") : out.substr(0, 120);
 }
 
 // A generated file name as one path component ('.' kept, never leading).
@@ -166,6 +160,20 @@ std::string IrAttr(const ir::AttrValue& v) {
   return std::visit(V{}, v);
 }
 
+// AutoFuse's memory line of a tensor placed outside the default (global memory):
+// `.mem = UB[tensor_id=3, que_id=0, buf_num=2, depth=2, pos=VECIN]`, `UB[tensor_id=4, buf_id=1,
+// pos=VECCALC]`.
+void MemView(std::ostringstream& o, const ir::Tensor& t) {
+  const ir::MemInfo& m = t.mem;
+  if (m == ir::MemInfo{} && t.que.id == -1 && t.buf.id == -1) return;
+  o << "      .mem = " << ir::HardwareName(m.hardware) << "[tensor_id=" << m.tensor_id;
+  if (m.alloc_type == ir::AllocType::kQueue)
+    o << ", que_id=" << t.que.id << ", buf_num=" << t.que.buf_num << ", depth=" << t.que.depth;
+  if (m.alloc_type == ir::AllocType::kBuffer) o << ", buf_id=" << t.buf.id;
+  if (m.reuse_id != -1) o << ", reuse_id=" << m.reuse_id;
+  o << ", pos=" << ir::PositionName(m.position) << "]\n";
+}
+
 void NodeView(std::ostringstream& o, const ir::Graph& g, std::size_t i) {
   const ir::Node& n = g.nodes[i];
   o << "  [" << i << "] " << n.name << " : ascir.ops." << n.type << "\n";
@@ -173,6 +181,16 @@ void NodeView(std::ostringstream& o, const ir::Graph& g, std::size_t i) {
   if (n.sched.loop_axis != -1) {
     const ir::Axis* a = g.FindAxis(n.sched.loop_axis);
     if (a != nullptr) o << "    .loop_axis = " << a->name << "\n";
+  }
+  if (n.sched.exec_condition != 0) o << "    .exec_condition = " << n.sched.exec_condition << "\n";
+  if (!n.tmp_buffers.empty()) {
+    o << "    .tmp_buf = {";
+    for (std::size_t b = 0; b < n.tmp_buffers.size(); ++b) {
+      const ir::TmpBuffer& tb = n.tmp_buffers[b];
+      o << (b != 0 ? ", " : "") << "{id=" << tb.id << ", size=" << tb.size.ToString()
+        << ", life_cycle=" << tb.life_time_axis_id << "}";
+    }
+    o << "}\n";
   }
   for (const auto& [k, v] : n.attrs)
     o << "    .ir_attr." << k << " = " << IrAttr(v) << "\n";
@@ -202,6 +220,7 @@ void NodeView(std::ostringstream& o, const ir::Graph& g, std::size_t i) {
       }
       o << "}\n";
     }
+    MemView(o, t);
   }
 }
 
@@ -212,6 +231,13 @@ void Write(const fs::path& p, const std::string& text) {
 }
 
 }  // namespace
+
+std::string DumpFileStem(const std::string& name) {
+  std::string out;
+  for (char c : name)
+    out += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-') ? c : '_';
+  return out.empty() ? std::string("graph") : out.substr(0, 120);
+}
 
 std::vector<std::pair<std::string, ir::Graph>> DebugStages(const Kernel& k, const Options& o) {
   std::vector<std::pair<std::string, ir::Graph>> out;
@@ -229,7 +255,11 @@ std::vector<std::pair<std::string, ir::Graph>> DebugStages(const Kernel& k, cons
     // A kernel the schedule refuses: the stages up to the refusal are dumped.
   }
   if (k.schedule.graph.nodes.empty()) return out;
-  out.emplace_back("BeforeAutoSchedule", k.schedule.graph);
+  // A kernel identical to an earlier one (Kernel::same_as) holds that kernel's schedule: its
+  // graphs are dumped under this kernel's graph name, one name per folder as AutoFuse's.
+  ir::Graph normalized = k.schedule.graph;
+  normalized.name = k.hint.name;
+  out.emplace_back("BeforeAutoSchedule", std::move(normalized));
   for (std::size_t c = 0; c < k.schedule.cases.size(); ++c) {
     ir::Graph g = k.schedule.cases[c].graph;
     g.name = k.hint.name;  // one graph name per folder, as AutoFuse's impl-graph dumps
@@ -314,9 +344,16 @@ std::string WriteDebugTree(const CompileResult& r, const Options& o) {
   if (ec)
     throw InputError({pid_dir.string(), 0, 0},
                      "cannot create the debug dump folder: " + ec.message());
+  // One folder per fused graph, as AutoFuse's: kernels that share generated code (identical
+  // groups, Kernel::same_as) get their graph's name after the kernel's.
+  std::map<std::string, int> uses;
+  for (const auto& k : r.kernels)
+    ++uses[k.code.kernel_name];
   for (const auto& k : r.kernels) {
-    const std::string graph = Safe(k.hint.name);
-    const std::string folder = Safe(k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name);
+    const std::string graph = DumpFileStem(k.hint.name);
+    std::string folder = k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name;
+    if (!k.code.kernel_name.empty() && uses[k.code.kernel_name] > 1) folder += "_" + k.hint.name;
+    folder = DumpFileStem(folder);
     const fs::path dir = pid_dir / folder;
     fs::create_directories(dir, ec);
     int seq = 0;
@@ -329,7 +366,10 @@ std::string WriteDebugTree(const CompileResult& r, const Options& o) {
         Write(dir / ("ge_onnx_" + std::string(num) + "_" + graph + "_" + stage + ".pbtxt"),
               OnnxText(g));
     }
+    Write(dir / ("py_code_" + graph + ".py"), PyCode(k.hint, o.bindings));
     if (k.code.files.empty()) continue;
+    for (const auto& [name, text] : ApiParamDumps(k.code))
+      Write(dir / name, text);
     fs::create_directories(dir / "build", ec);
     for (const auto& f : k.code.files)
       Write(dir / "build" / SafeFile(f.name), f.text);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include "autofuse/support/strings.h"
@@ -42,11 +43,19 @@ constexpr std::array kTable = {
            "normalize (hint graphs; our front end's lowering of model graphs upcasts "
            "regardless)", "",
            false},
+  // auto_fuse_config.h reads it from AUTOFUSE_FLAGS; we have no recomputation to bound.
+  FlagSpec{"recomputation_threshold", K::kInt, "1", 0, 255, "", "AUTOFUSE_FLAGS", kFusion,
+           "AutoFuse's lowering keeps a node's output in memory once more than N consumers "
+           "read it and recomputes it inside each consumer otherwise (default 1)",
+           "has no effect here: our decider never recomputes a node in several kernels; an "
+           "output read by two kernels is written once and read twice, which is AutoFuse's "
+           "behaviour at the default 1", false},
   // ---- AUTOFUSE_DFX_FLAGS
   FlagSpec{"codegen_compile_debug", K::kBool, "false", 0, 0, "", "AUTOFUSE_DFX_FLAGS",
            "dumps (debug_dir)",
-           "dump every stage's graph of every kernel into DEBUG_DIR/autofuse_compile_debug/ "
-           "(AutoFuse's tree)", "", false},
+           "write AutoFuse's tree under DEBUG_DIR/autofuse_compile_debug/: every stage's graph "
+           "of every kernel, ge_onnx, py_code (runs with numpy), API parameter dumps, sources",
+           "", false},
   FlagSpec{"debug_dir", K::kPath, "./", 0, 0, "", "AUTOFUSE_DFX_FLAGS", "dumps (debug_dir)",
            "root of the codegen_compile_debug tree", "", false},
   FlagSpec{"autofuse_att_algorithm", K::kChoice, "AxesReorder", 0, 0,
@@ -94,27 +103,27 @@ constexpr std::array kTable = {
   FlagSpec{"replace_kernel", K::kPath, "", 0, 0, "", "AUTOFUSE_DFX_FLAGS", "codegen",
            "take DIR/KERNEL/FILE (hand-edited sources) instead of what codegen wrote",
            "", false},
+  // auto_fuse_config.h reads these two from AUTOFUSE_DFX_FLAGS.
+  FlagSpec{"disable_lifting", K::kBool, "false", 0, 0, "", "AUTOFUSE_DFX_FLAGS", kFusion,
+           "AutoFuse's lifting turns a fused op holding a single original op, or one of poor "
+           "modelled performance, back into its original op; true skips that step",
+           "has no effect here: our decider has no lifting step: a one-op group stays a kernel "
+           "(AutoFuse's disable_lifting=true) and a poor fusion is refused before it is made "
+           "(autofuse_fusion_gain_check)", false},
+  FlagSpec{"skip_node_names_cfg", K::kPath, "", 0, 0, "", "AUTOFUSE_DFX_FLAGS", kFusion,
+           "an .ini file whose [ByNodeName] / [ByNodeType] sections list, one a line, the model "
+           "nodes (by name) and op types (aten.add.Tensor or add) kept out of every "
+           "kernel (fallback code SKIP_NODE_CFG); an unreadable file is a warning and has no "
+           "effect", "", false},
   // ---- AutoFuse internal configs (not read from the environment by AutoFuse)
   FlagSpec{"max_fusion_size", K::kInt, "64", 1, 100000, "", "internal", kFusion,
            "AscIR nodes per kernel (same as autofuse_max_fusion_size)", "", false},
   FlagSpec{"max_fuse_rounds", K::kInt, "10", 0, 1000, "", "internal", kFusion,
            "fusion rounds (same as autofuse_max_fuse_rounds)", "", false},
-  FlagSpec{"max_proximity", K::kInt, "64", 1, 100000, "", "internal", kFusion,
-           "how far apart in graph order two nodes may be to fuse",
-           "our decider takes candidate pairs from shared buffers in any order; it has no "
-           "proximity window", false},
-  FlagSpec{"recomputation_threshold", K::kInt, "", 0, 100000, "", "internal", kFusion,
-           "how much a producer may be recomputed to fuse into several consumers",
-           "our decider never duplicates (recomputes) a producer, so there is nothing to limit",
-           false},
-  FlagSpec{"disable_lifting", K::kBool, "false", 0, 0, "", "internal", kFusion,
-           "turn off lifting (un-fusing) of kernels judged not worth it",
-           "no lifting pass here: a fusion is refused before it is made (gain check: "
-           "autofuse_fusion_gain_check)", false},
-  FlagSpec{"skip_node_names_cfg", K::kPath, "", 0, 0, "", "internal", kFusion,
-           "a file naming nodes to keep out of fusion",
-           "no skip list here: the fusion reasons of fusion.json say why each node fused or not",
-           false},
+  FlagSpec{"max_proximity", K::kInt, "", 0, 9e18, "", "internal", kFusion,
+           "a fused kernel's ops may span at most N positions of the graph order (last minus "
+           "first); AutoFuse's FusionStrategySolverConfig, unlimited by default because a long "
+           "span can raise the memory peak; refused merges get code PROXIMITY", "", false},
   // ---- ours
   FlagSpec{"autofuse_max_fusion_size", K::kInt, "64", 1, 100000, "", "ours", kFusion,
            "AscIR nodes per kernel", "", false},
@@ -286,7 +295,11 @@ std::string FlagValueError(const FlagSpec& f, const std::string& value) {
     case K::kText:
       return "";
     case K::kPath:
-      return value.empty() ? "expects a path" : "";
+      if (value.empty()) return "expects a path";
+      // AutoFuse warns and ignores a skip list it cannot open (auto_fuse_config.h).
+      if (std::string_view(f.name) == "skip_node_names_cfg" && !std::ifstream(value))
+        return "cannot read the file";
+      return "";
     case K::kCase:
       for (const auto& item : Split(value, ',')) {
         if (!ValidCaseItem(item)) return want;

@@ -51,8 +51,18 @@ TEST(FlagTable, NamesAreUniqueAndDefaultsValid) {
                         "replace_kernel",
                         "max_fusion_size",
                         "max_fuse_rounds",
-                        "max_proximity"})
+                        "max_proximity",
+                        "recomputation_threshold",
+                        "disable_lifting",
+                        "skip_node_names_cfg"})
     EXPECT_NE(FindFlag(n), nullptr) << n;
+  // Where AutoFuse's auto_fuse_config.h reads them from, and its range.
+  EXPECT_STREQ(FindFlag("recomputation_threshold")->source, "AUTOFUSE_FLAGS");
+  EXPECT_EQ(FlagValueError(*FindFlag("recomputation_threshold"), "255"), "");
+  EXPECT_NE(FlagValueError(*FindFlag("recomputation_threshold"), "256"), "");
+  EXPECT_STREQ(FindFlag("disable_lifting")->source, "AUTOFUSE_DFX_FLAGS");
+  EXPECT_STREQ(FindFlag("skip_node_names_cfg")->source, "AUTOFUSE_DFX_FLAGS");
+  EXPECT_NE(FlagValueError(*FindFlag("skip_node_names_cfg"), "/nonexistent/skip.ini"), "");
 }
 
 TEST(FlagTable, AutoFuseValueSyntax) {

@@ -26,6 +26,13 @@ struct FusionOptions {
   int max_nodes = 64;   // AscIR nodes per kernel (AutoFuse max_fusion_size)
   int max_inputs = 8;   // inputs per kernel (max_input_nums_after_fuse: 8 on V1 SoCs, 14 on V2)
   int max_rounds = 10;  // AutoFuse max_fuse_rounds
+  // AutoFuse's max_proximity: the most graph positions (last minus first op) one kernel's ops
+  // may span; -1 = unlimited (AutoFuse's default).
+  std::int64_t max_proximity = -1;
+  // --skip_node_names_cfg: model node names and op types ("aten.add.Tensor" or "add") that
+  // stay out of every kernel (AutoFuse's [ByNodeName] / [ByNodeType] sections).
+  std::set<std::string> skip_names;
+  std::set<std::string> skip_types;
   bool upcast_half = true;
   // Size bindings for the memory guards and the gain check (symbols not bound here fall back to
   // the graph's hints, see docs/frontend.md).
@@ -43,7 +50,8 @@ struct FusionOptions {
 };
 
 // Reads --enable_autofuse, --autofuse_enable_pass=..., --autofuse_disable_pass=...,
-// --max_fusion_size / --max_fuse_rounds (AutoFuse's config names), --autofuse_max_fusion_size=N,
+// --max_fusion_size / --max_fuse_rounds / --max_proximity (AutoFuse's config names),
+// --skip_node_names_cfg=FILE.ini, --autofuse_max_fusion_size=N,
 // --autofuse_max_input_nums=N,
 // --autofuse_max_fuse_rounds=N, --autofuse_peak_memory_limit=BYTES,
 // --autofuse_max_output_memory=BYTES, --autofuse_fusion_gain_check=0|1 and

@@ -4,6 +4,10 @@
 //   <debug_dir>/autofuse_compile_debug/ascgen_dump_pid_<pid>/<fused_graph>/
 //     ascgraph_<NNNNN>_<graph>_<stage>_<id>.txt   every stage's graph (AscGraphText)
 //     ge_onnx_<NNNNN>_<graph>_<stage>.pbtxt       the fused graph as ONNX text
+//     py_code_<graph>.py                          the hint graph as a pyautofuse script that
+//                                                 also runs with numpy alone (py_code.h)
+//     api_param_<NNNNN>_<impl graph>.txt          the AscendC calls per node and tiling case
+//                                                 (api_param_dump.h)
 //     build/                                      the generated sources that were compiled
 //
 // Written when --codegen_compile_debug=true (AUTOFUSE_DFX_FLAGS or --flags); --debug_dir names the
@@ -20,6 +24,10 @@ namespace af::pipeline {
 
 // The stages of one kernel in dump order: (AutoFuse-style stage name, graph).
 std::vector<std::pair<std::string, ir::Graph>> DebugStages(const Kernel& k, const Options& o);
+
+// A graph or kernel name as the file-name part it becomes in the tree (letters, digits, '_'
+// and '-' kept, others '_', at most 120 characters, "graph" when empty).
+std::string DumpFileStem(const std::string& name);
 
 // One stage's graph in AutoFuse's DumpGraphText form (banner and VIEW 2: Graph Structure), the
 // form our DFX importer reads (docs/formats.md).
