@@ -33,7 +33,9 @@
 namespace af_tiling {
 
 inline constexpr int kMaxDims = 8;
-inline constexpr int kMaxBuffers = 24;
+// UB buffers of one kernel (a double-buffered queue is one entry): the CPU runtime allows 64
+// InitBuffer slots, and with at most 4 queues (8 slots) 48 entries stay within them.
+inline constexpr int kMaxBuffers = 48;
 inline constexpr int kMaxPerfNodes = 256;  // a concat of many inputs as stores: ~5 each
 // Parts along one dim (a concat's inputs, then split pieces' and slices' extents): at most
 // AutoFuse's kMaxInputNum for the UB-concat template (48 in the concat_schedule_case_generator.cpp
