@@ -153,6 +153,9 @@ int RunEstimate(const EstimateOptions& opts) {
   for (const auto& k : e.kernels) {
     std::printf("%s: fused %.2f us, unfused %.2f us, gain %.2fx", k.name.c_str(), k.fused_us,
                 k.unfused_us, k.gain);
+    if (k.dynamic_us > k.fused_us) {
+      std::printf(" (static; dynamic %.2f us with the tiling function)", k.dynamic_us);
+    }
     if (k.traffic_ratio > 0) std::printf(", traffic %.2fx compulsory", k.traffic_ratio);
     std::printf("\n");
   }
