@@ -1053,7 +1053,10 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
   // Down the ladder while halving the budget still pays. The descent stops once two consecutive
   // rungs cost more than the one before them: the modelled cycles are close to unimodal in the
   // core count (more cores shorten each core's share but add head costs).
-  int64_t at = cores;
+  // The refinement starts from the best core count seen: the first pass's when no rung beats it
+  // (starting from the full budget then would never try the counts next to a small first pass,
+  // e.g. 2 cores after a 1-core solution).
+  int64_t at = n_seen > 0 ? seen_used[0] : cores;
   int rising = 0;
   double last = -1;
   for (int64_t c = cores; c >= 1 && rising < 2; c = c / 2) {
