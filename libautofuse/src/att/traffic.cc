@@ -156,7 +156,7 @@ Traffic TrafficOf(const schedule::ScheduleResult& s, int case_index, const CaseP
     lt.input = n.inputs.empty() ? n.name : s.graph.nodes[n.inputs[0].node].name;
     lt.model_bytes = NodeBytes(p, pn, sol, table);
     const auto key = ViewKey(n, origin[i], pn.part);
-    const bool duplicate = views.count(key) != 0;
+    const bool duplicate = views.contains(key);
     lt.compulsory_bytes = duplicate ? 0 : ViewBytes(n, p, pn);
     views[key] = lt.compulsory_bytes;
     t.compulsory_bytes += lt.compulsory_bytes;
