@@ -322,6 +322,22 @@ void CostTab::fillDetails(const RunPtr& run, int kernel) {
   add(tr("Vector repeats (model)"),
       fits ? Num(static_cast<double>(cr.model_vec_repeats()), 0) : none,
       totals + tr(": vector instruction repeats"));
+  // The traffic figure: the case's MTE2 bytes over the kernel's compulsory bytes; the reasons
+  // for re-reads are recorded for the chosen case.
+  QString traffic_tip =
+      tr("MTE2 bytes (model) over the compulsory bytes: every byte the kernel's loads address, "
+         "read once");
+  if (selected_ == chosen_) {
+    for (const auto& d : t.traffic_reasons())
+      traffic_tip += QStringLiteral("\n") + QString::fromStdString(d.code() + ": " + d.message());
+  }
+  add(tr("Traffic (MTE2 / compulsory)"),
+      fits && t.compulsory_mte2_bytes() > 0
+          ? tr("%1× of %2 B")
+                .arg(Num(cr.traffic_ratio(), 2),
+                     Num(static_cast<double>(t.compulsory_mte2_bytes()), 0))
+          : none,
+      traffic_tip);
   details_view_->resizeColumnToContents(0);
   const int rows = details_->rowCount();
   details_view_->setFixedHeight(details_view_->horizontalHeader()->sizeHint().height() +

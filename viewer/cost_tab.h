@@ -47,6 +47,7 @@ class CostTab : public InspectorTab {
     kMte2BytesRow,
     kMte3BytesRow,
     kVecRepeatsRow,
+    kTrafficRow,
     kDetailRows
   };
 

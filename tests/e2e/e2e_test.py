@@ -340,8 +340,43 @@ SHAPES_NORM = [
     {"s0": 1, "s1": 1}, {"s0": 37, "s1": 101}, {"s0": 1000, "s1": 8}, {"s0": 4, "s1": 70001},
     {"s0": 2, "s1": 257}]
 
+def hc_post_inputs(rng, b):
+    s0, s1 = b["s0"], b["s1"]
+    res = bf16_round(rnd(rng, (s0, 4, s1)))
+    comb = rnd(rng, (s0, 4, 4))
+    x = bf16_round(rnd(rng, (s0, s1)))
+    post = rnd(rng, (s0, 4))
+    return res, comb, x, post
+
+
+def hc_post_views(res_view, res, comb, x, post, y):
+    """The arrays in the graph's 4-d views (loop axes b, i, j, k)."""
+    s0, s1 = x.shape
+    return ([res.reshape(res_view), comb.reshape(s0, 4, 4, 1), x.reshape(s0, 1, 1, s1),
+             post.reshape(s0, 4, 1, 1)], [bf16_round(y.astype(np.float32)).reshape(s0, 4, 1, s1)])
+
+
+def case_hc_post(rng, b):
+    res, comb, x, post = hc_post_inputs(rng, b)
+    y = f64(post)[:, :, None] * f64(x)[:, None, :] + np.einsum("bij,bjk->bik", f64(comb), f64(res))
+    return hc_post_views((b["s0"], 1, 4, b["s1"]), res, comb, x, post, y)
+
+
+def case_hc_post_literal(rng, b):
+    res, comb, x, post = hc_post_inputs(rng, b)
+    y = f64(post)[:, :, None] * f64(x)[:, None, :] + f64(res) * f64(comb).sum(-1)[:, :, None]
+    return hc_post_views((b["s0"], 4, 1, b["s1"]), res, comb, x, post, y)
+
+
+# The decode shape of the seeds' measurement (128, 4096) last: the unrolled common case reads
+# every input once there (docs/schedule.md, "Unrolling a reused dim").
+SHAPES_HC_POST = [{"s0": 1, "s1": 1}, {"s0": 3, "s1": 37}, {"s0": 2, "s1": 5001},
+                  {"s0": 128, "s1": 4096}]
+
 CASES = {
     "abs_add_relu": (case_abs_add_relu, SHAPES_2D),
+    "hc_post": (case_hc_post, SHAPES_HC_POST),
+    "hc_post_literal": (case_hc_post_literal, SHAPES_HC_POST),
     "bcast_leading": (case_bcast_leading, SHAPES_2D),
     "bcast_trailing": (case_bcast_trailing, SHAPES_2D),
     "bcast_middle": (case_bcast_middle, [

@@ -106,6 +106,14 @@ def hc_post(x, residual, post, comb):
     return (post.unsqueeze(-1) * x.float().unsqueeze(1) + mixed).to(torch.bfloat16)
 
 
+def hc_post_literal(x, residual, post, comb):
+    # The seeds' formula taken literally: residual.unsqueeze(-2) is indexed by the output row i
+    # (dim 1) and broadcast along the summed axis j, so out[b, i] = post[b, i] * x[b] +
+    # residual[b, i] * sum_j comb[b, i, j].
+    mixed = torch.sum(comb.unsqueeze(-1) * residual.float().unsqueeze(-2), dim=2)
+    return (post.unsqueeze(-1) * x.float().unsqueeze(1) + mixed).to(torch.bfloat16)
+
+
 def matmul_epilogue(x, w, b):
     return torch.relu(x @ w + b)
 
@@ -212,6 +220,9 @@ CASES = {
     "hc_post": (hc_post, lambda: [randn(8, 256, dtype=torch.bfloat16),
                                   randn(8, 4, 256, dtype=torch.bfloat16),
                                   randn(8, 4), randn(8, 4, 4)]),
+    "hc_post_literal": (hc_post_literal, lambda: [randn(8, 256, dtype=torch.bfloat16),
+                                                  randn(8, 4, 256, dtype=torch.bfloat16),
+                                                  randn(8, 4), randn(8, 4, 4)]),
     "matmul_epilogue": (matmul_epilogue, lambda: [randn(16, 32), randn(32, 24), randn(24)]),
     "compare_where": (compare_where, lambda: [randn(21, 55), randn(21, 55)]),
     "clamp_pow_rsqrt": (clamp_pow_rsqrt, lambda: [randn(3, 5, 7, 9)]),

@@ -190,6 +190,10 @@ TEST_F(WindowTest, CostTabShowsTheModelsTerms) {
   EXPECT_EQ(cost->detail(CostTab::kMte2BytesRow), Num(cr.model_mte2_bytes()));
   EXPECT_EQ(cost->detail(CostTab::kMte3BytesRow), Num(cr.model_mte3_bytes()));
   EXPECT_EQ(cost->detail(CostTab::kVecRepeatsRow), Num(cr.model_vec_repeats()));
+  ASSERT_GT(k.tiling().compulsory_mte2_bytes(), 0);
+  EXPECT_TRUE(cost->detail(CostTab::kTrafficRow)
+                  .startsWith(QLocale::c().toString(cr.traffic_ratio(), 'f', 2) + "×"))
+      << cost->detail(CostTab::kTrafficRow).toStdString();
   const int b = cost->bottlenecks()[chosen];
   for (int p = 0; p < CostTab::kPipes; ++p) {
     const QString text = cost->detail(static_cast<CostTab::DetailRow>(CostTab::kMte2Row + p));

@@ -150,9 +150,15 @@ int RunEstimate(const EstimateOptions& opts) {
     std::cout << pipeline::EstimateJson(e);
     return 0;
   }
-  for (const auto& k : e.kernels)
-    std::printf("%s: fused %.2f us, unfused %.2f us, gain %.2fx\n", k.name.c_str(), k.fused_us,
+  for (const auto& k : e.kernels) {
+    std::printf("%s: fused %.2f us, unfused %.2f us, gain %.2fx", k.name.c_str(), k.fused_us,
                 k.unfused_us, k.gain);
+    if (k.dynamic_us > k.fused_us) {
+      std::printf(" (static; dynamic %.2f us with the tiling function)", k.dynamic_us);
+    }
+    if (k.traffic_ratio > 0) std::printf(", traffic %.2fx compulsory", k.traffic_ratio);
+    std::printf("\n");
+  }
   for (const auto& s : e.skipped)
     std::printf("skipped %s: %s\n", s.name.c_str(), s.reason.c_str());
   std::printf(

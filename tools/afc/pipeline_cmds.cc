@@ -53,16 +53,28 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
   json cases = json::array();
   for (const auto& cr : t.cases) {
     const auto& ic = k.schedule.cases[static_cast<std::size_t>(&cr - t.cases.data())];
-    cases.push_back({{"name", cr.name},
-                     {"template", std::string(schedule::CaseKindName(ic.kind))},
-                     {"indexed_name", ic.indexed_name},
-                     {"feasible", cr.feasible},
-                     {"r_iters", cr.solution.r_iters},
-                     {"tile", cr.solution.tile},
-                     {"block_dim", cr.solution.block_dim},
-                     {"ub_bytes", cr.solution.ub_bytes},
-                     {"binding", af_tiling::BindingName(cr.solution.binding)},
-                     {"cycles", cr.solution.cost}});
+    cases.push_back(
+        {{"name", cr.name},
+         {"template", std::string(schedule::CaseKindName(ic.kind))},
+         {"indexed_name", ic.indexed_name},
+         {"feasible", cr.feasible},
+         {"r_iters", cr.solution.r_iters},
+         {"tile", cr.solution.tile},
+         {"block_dim", cr.solution.block_dim},
+         {"ub_bytes", cr.solution.ub_bytes},
+         {"binding", af_tiling::BindingName(cr.solution.binding)},
+         {"cycles", cr.solution.cost},
+         {"traffic_ratio", att::TrafficRatio(cr.solution.mte2_bytes, t.compulsory_bytes)}});
+  }
+  json reasons = json::array();
+  for (const auto& d : t.traffic.reasons)
+    reasons.push_back({{"code", d.code}, {"message", d.message}});
+  json loads = json::array();
+  for (const auto& l : t.traffic.loads) {
+    loads.push_back({{"load", l.load},
+                     {"input", l.input},
+                     {"model_bytes", l.model_bytes},
+                     {"compulsory_bytes", l.compulsory_bytes}});
   }
   const auto& sol = t.solution;
   const auto solver = att::SolverOptionsFrom(o.flags, hw::GetProfile(o.soc));
@@ -93,6 +105,12 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
            {{"mte2_bytes", sol.mte2_bytes},
             {"mte3_bytes", sol.mte3_bytes},
             {"vec_repeats", sol.vec_repeats}}},
+          {"traffic",
+           {{"model_mte2_bytes", sol.mte2_bytes},
+            {"compulsory_bytes", t.compulsory_bytes},
+            {"ratio", t.traffic.ratio},
+            {"loads", loads},
+            {"reasons", reasons}}},
           {"solve_ns", t.solve_ns},
           {"cases", cases}};
 }
@@ -233,7 +251,12 @@ int RunTile(const TileOptions& opts) {
                 << ", block_dim " << t["block_dim"] << ", UB " << t["ub_bytes"] << " B, tiles "
                 << t["tiles"].dump() << ", modeled " << t["cycles"] << " cycles ("
                 << t["solver"].get<std::string>() << ", bound by "
-                << t["binding"].get<std::string>() << ")\n";
+                << t["binding"].get<std::string>() << "), traffic "
+                << t["traffic"]["ratio"].get<double>() << "x compulsory\n";
+      for (const auto& why : t["traffic"]["reasons"]) {
+        std::cout << "  " << why["code"].get<std::string>() << ": "
+                  << why["message"].get<std::string>() << "\n";
+      }
     }
   }
   return 0;

@@ -133,6 +133,11 @@ GraphEstimate Estimate(const CompileResult& r, const Options& o, const EstimateM
     const auto fused = KernelLaunchUs(k.hint, o, clock, &unbound, &why);
     if (!fused) throw InputError({r.input}, "kernel " + ke.name + " not modeled: " + why);
     ke.fused_us = *fused;
+    ke.dynamic_us = ke.fused_us;
+    if (k.tiling) {
+      ke.traffic_ratio = k.tiling->traffic.ratio;
+      ke.dynamic_us += static_cast<double>(k.tiling->solve_ns) / 1000.0;
+    }
     for (int id : fk.nodes)
       ke.unfused_us += UnfusedUs(g, id, o, clock, m, profile);
     ke.gain = ke.fused_us > 0 ? ke.unfused_us / ke.fused_us : 0;
@@ -150,6 +155,8 @@ std::string EstimateJson(const GraphEstimate& e) {
                   {"fused_us", k.fused_us},
                   {"unfused_us", k.unfused_us},
                   {"gain", k.gain},
+                  {"traffic_ratio", k.traffic_ratio},
+                  {"dynamic_us", k.dynamic_us},
                   {"nodes", k.nodes}});
   j["kernels"] = ks;
   j["total"] = {{"fused_us", e.fused_us}, {"unfused_us", e.unfused_us}, {"gain", e.gain}};

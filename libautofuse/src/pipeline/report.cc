@@ -36,7 +36,8 @@ void FillBuffers(const Kernel& k, report::KernelReport* kr) {
   }
 }
 
-void FillSolution(const af_tiling::CaseSolution& sol, report::CaseReport* cr) {
+void FillSolution(const af_tiling::CaseSolution& sol, std::int64_t compulsory,
+                  report::CaseReport* cr) {
   cr->set_feasible(sol.ok);
   cr->set_tile(sol.tile);
   cr->set_tiles_per_block(sol.tiles_per_block);
@@ -53,6 +54,7 @@ void FillSolution(const af_tiling::CaseSolution& sol, report::CaseReport* cr) {
   cr->set_model_mte2_bytes(sol.mte2_bytes);
   cr->set_model_mte3_bytes(sol.mte3_bytes);
   cr->set_model_vec_repeats(sol.vec_repeats);
+  if (sol.ok) cr->set_traffic_ratio(att::TrafficRatio(sol.mte2_bytes, compulsory));
 }
 
 void FillCases(const Kernel& k, int perf_version, report::KernelReport* kr) {
@@ -70,7 +72,7 @@ void FillCases(const Kernel& k, int perf_version, report::KernelReport* kr) {
       cr->add_pipe_formulas(f);
     ir::ToProto(ic.graph, cr->mutable_impl_graph());
     cr->set_impl_graph_text(ir::DumpText(ic.graph));
-    if (k.tiling) FillSolution(k.tiling->cases[c].solution, cr);
+    if (k.tiling) FillSolution(k.tiling->cases[c].solution, k.tiling->compulsory_bytes, cr);
   }
 }
 
@@ -90,6 +92,14 @@ void FillTiling(const Kernel& k, const Options& options, const hw::Profile& prof
   tr->set_solve_ns(k.tiling->solve_ns);
   tr->set_solver(att::AlgorithmName(solver.algorithm));
   tr->set_perf_table(solver.perf_version);
+  tr->set_compulsory_mte2_bytes(k.tiling->compulsory_bytes);
+  tr->set_traffic_ratio(k.tiling->traffic.ratio);
+  for (const auto& d : k.tiling->traffic.reasons) {
+    auto* dr = tr->add_traffic_reasons();
+    dr->set_stage(d.stage);
+    dr->set_code(d.code);
+    dr->set_message(d.message);
+  }
 }
 
 void FillKernel(const Kernel& k, const Options& options, const hw::Profile& profile,

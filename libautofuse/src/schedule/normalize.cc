@@ -895,6 +895,133 @@ void LoopNest(NormalizeState& st) {
   }
 }
 
+// Loop dims a reduction removes (positions in the nest).
+std::vector<bool> ReducedDims(const Graph& g, std::size_t n) {
+  std::vector<bool> r(n, false);
+  for (const auto& node : g.nodes) {
+    if (!ir::IsReduceOp(node.type) || node.inputs.empty()) continue;
+    const ir::Tensor* in = ir::InputTensor(g, node, 0);
+    const ir::Tensor& out = node.outputs.at(0);
+    for (std::size_t p = 0; p < n && p < in->repeats.size() && p < out.repeats.size(); ++p)
+      r[p] = r[p] || (in->repeats[p] != Expr(1) && out.repeats[p] == Expr(1));
+  }
+  return r;
+}
+
+bool VariesAlong(const Node& n, std::size_t p) {
+  return !n.outputs.empty() && p < n.outputs[0].repeats.size() &&
+         n.outputs[0].repeats[p] != Expr(1);
+}
+
+// The load a kept dim `p` would re-read: a row operand (varying along the innermost dim) that does
+// not vary along p but feeds nodes that do. Empty when there is none.
+std::string RereadLoad(const Graph& g, std::size_t p, std::size_t last) {
+  const auto consumers = g.Consumers();
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.type != "Load" || VariesAlong(n, p) || !VariesAlong(n, last)) continue;
+    std::vector<int> stack{static_cast<int>(i)};
+    std::set<int> seen;
+    while (!stack.empty()) {
+      const int k = stack.back();
+      stack.pop_back();
+      if (!seen.insert(k).second) continue;
+      const Node& c = g.nodes[static_cast<std::size_t>(k)];
+      if (k != static_cast<int>(i) && IsComputeNode(c) && VariesAlong(c, p)) return n.name;
+      for (const auto& [user, slot] : consumers[static_cast<std::size_t>(k)])
+        stack.push_back(user);
+    }
+  }
+  return {};
+}
+
+// Unrolls a small static kept dim before the reduced dims when a row operand that does not vary
+// along it would be re-read for each of its indices (the common template loops over kept dims
+// outside its block): the nodes that vary along the dim are copied once per index, narrowed to
+// it, so every copy reads the operand's one block and the dim disappears from the loop nest
+// (DeepSeek-V4 hc_post: the 4 output rows of a hyper-connection computed together from one load
+// of the residual). Records UNROLL_REUSE_DIM, or REUSE_DIM_KEPT with the reason it did not unroll.
+void UnrollReuseDims(NormalizeState& st) {
+  constexpr std::int64_t kMaxUnroll = 8;
+  constexpr std::size_t kMaxNodes = 160;
+  Graph& g = st.g;
+  const std::size_t n = st.nest.size();
+  if (n < 2) return;
+  const auto reduced = ReducedDims(g, n);
+  const auto first_r = std::find(reduced.begin(), reduced.end(), true);
+  if (first_r == reduced.end()) return;
+  for (std::size_t p = 0; p < static_cast<std::size_t>(first_r - reduced.begin()); ++p) {
+    const ir::Axis* a = g.FindAxis(st.nest[p]);
+    const auto e = a->size.AsInt();
+    if (!e || *e < 2) continue;
+    const std::string load = RereadLoad(g, p, n - 1);
+    if (load.empty()) continue;
+    std::vector<int> cone;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      if (IsComputeNode(g.nodes[i]) && VariesAlong(g.nodes[i], p))
+        cone.push_back(static_cast<int>(i));
+    }
+    const std::string what =
+        "'" + load + "' does not vary along axis " + a->name + " (size " + std::to_string(*e) + ")";
+    if (*e > kMaxUnroll ||
+        g.nodes.size() + cone.size() * static_cast<std::size_t>(*e - 1) > kMaxNodes) {
+      st.d->push_back({"normalize", "REUSE_DIM_KEPT",
+                       what + " but is re-read for each of its indices: unrolling it would copy " +
+                           std::to_string(cone.size()) + " nodes " + std::to_string(*e) +
+                           " times (at most " + std::to_string(kMaxUnroll) + " indices and " +
+                           std::to_string(kMaxNodes) + " nodes)"});
+      continue;
+    }
+    std::map<int, std::vector<ir::InputRef>> stores_of;
+    for (std::int64_t k = 0; k < *e; ++k) {
+      const auto copy = NarrowedCopy(g, cone, p, Expr(k), Expr(1), "_u" + std::to_string(k));
+      for (const auto& [from, to] : copy) {
+        ir::Tensor& v = g.nodes[static_cast<std::size_t>(to)].outputs.at(0);
+        v.strides[p] = Expr(0);
+        if (g.nodes[static_cast<std::size_t>(from)].type == "Store")
+          stores_of[from].push_back({to, 0});
+      }
+    }
+    for (auto& node : g.nodes) {
+      if (node.type == "Output") {
+        std::vector<ir::InputRef> ins;
+        for (const auto& in : node.inputs) {
+          const auto it = stores_of.find(in.node);
+          if (it == stores_of.end()) {
+            ins.push_back(in);
+          } else {
+            ins.insert(ins.end(), it->second.begin(), it->second.end());
+          }
+        }
+        node.inputs = std::move(ins);
+      }
+      // GM buffers that vary along the dim are addressed only through their loads and stores:
+      // a flat view keeps their size without the dim.
+      if (!IsComputeNode(node) && VariesAlong(node, p))
+        node.outputs[0] = FlatView(node.outputs[0], st.nest);
+    }
+    std::vector<bool> keep(g.nodes.size(), true);
+    for (const int c : cone)
+      keep[static_cast<std::size_t>(c)] = false;
+    // A copy's broadcast along the unrolled dim alone no longer broadcasts: its readers read its
+    // input.
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      const Node& b = g.nodes[i];
+      if (!keep[i] || b.type != "Broadcast" || b.inputs.empty()) continue;
+      if (ir::InputTensor(g, b, 0)->repeats != b.outputs.at(0).repeats) continue;
+      Rewire(g, {static_cast<int>(i), 0}, b.inputs[0]);
+      keep[i] = false;
+    }
+    g = Filter(g, keep);
+    SortByStores(g);
+    st.d->push_back({"normalize", "UNROLL_REUSE_DIM",
+                     what + " and would be re-read for each of its indices: the " +
+                         std::to_string(cone.size()) + " nodes that vary along it are copied " +
+                         "once per index, so every copy reads one block of it"});
+    return;
+  }
+}
+
 // Drop axes of size 1, and axes along which no tensor moves (repeat 1, stride 0 everywhere:
 // every iteration would compute and store the same values). Keep at least one loop axis.
 void DropAxes(NormalizeState& st) {
@@ -981,13 +1108,14 @@ struct NormalizePass {
 };
 
 // The passes, in order.
-constexpr std::array<NormalizePass, 13> kPasses = {{
+constexpr std::array<NormalizePass, 14> kPasses = {{
     {"drop_dangling", [](NormalizeState& st) { st.g = DropDangling(st.g, st.d); }},
     {"sort_topo", [](NormalizeState& st) { SortTopo(st.g); }},
     {"fold_transposes", [](NormalizeState& st) { FoldTransposes(st.g, st.d); }},
     {"fold_splits", [](NormalizeState& st) { FoldSplits(st.g, st.d); }},
     {"rewrite_gathers", [](NormalizeState& st) { RewriteGathers(st.g, st.d); }},
     {"loop_nest", LoopNest},
+    {"unroll_reuse_dims", UnrollReuseDims},
     {"logical_reductions_as_float",
      [](NormalizeState& st) { LogicalReductionsAsFloat(st.g, st.d); }},
     {"upcast",

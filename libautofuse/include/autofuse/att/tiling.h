@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "af_tiling/elementwise.h"
+#include "autofuse/att/traffic.h"
 #include "autofuse/hw/profile.h"
 #include "autofuse/schedule/schedule.h"
 #include "autofuse/sym/expr.h"
@@ -23,8 +24,10 @@ std::vector<std::string> KernelSymbols(const schedule::ScheduleResult& s);
 // The API call sites of a case as the cost model prices them (af_tiling::PerfNode): loads and
 // stores with their block masks, one vector node per API call (by dtype), row-wise calls for
 // brc_inline operands and broadcasts, workspace traffic for r_core, and when each runs (R-varying
-// in `sweeps` sweeps, before the R loop, after a reduction).
-std::vector<af_tiling::PerfNode> PerfNodesFor(const schedule::ScheduleResult& s, int case_index);
+// in `sweeps` sweeps, before the R loop, after a reduction). `origin` (optional) receives, per
+// node, the index of the graph node it prices (-1 for kernel-wide nodes).
+std::vector<af_tiling::PerfNode> PerfNodesFor(const schedule::ScheduleResult& s, int case_index,
+                                              std::vector<int>* origin = nullptr);
 
 // The parameters of a case for concrete dim sizes; `nodes` (from PerfNodesFor) must outlive them.
 af_tiling::CaseParams CaseParamsFor(const schedule::ScheduleResult& s, int case_index,
@@ -66,7 +69,11 @@ struct TilingDecision {
   int chosen = -1;  // case index
   af_tiling::CaseSolution solution;
   std::vector<CaseReport> cases;
+  // The median time of af_tiling::SelectCase over the kernel's case parameters: the call the
+  // generated tiling function makes once it has filled them (docs/cli.md, "solve_ns").
   std::int64_t solve_ns = 0;
+  std::int64_t compulsory_bytes = 0;  // CompulsoryBytes: every addressed input byte read once
+  Traffic traffic;                    // the chosen case's traffic figure and its reasons
 };
 
 // Solves every case (or only `forced_case` when >= 0, only the cases of `forced_template` when

@@ -35,6 +35,12 @@ struct KernelEstimate {
   double fused_us = 0;
   double unfused_us = 0;
   double gain = 0;  // unfused / fused
+  // The fused kernel's traffic figure (att/traffic.h): modelled MTE2 bytes over compulsory
+  // bytes; 0 when the kernel has no tiling.
+  double traffic_ratio = 0;
+  // The same kernel compiled with unbound sizes: fused_us plus what its generated tiling function
+  // costs at each launch (the tiling's solve_ns, measured on this host; docs/cost-model.md).
+  double dynamic_us = 0;
 };
 
 struct SkippedKernel {
@@ -75,7 +81,7 @@ void FinishEstimate(GraphEstimate& e, const ModelClock& c);
 GraphEstimate Estimate(const CompileResult& r, const Options& options,
                        const EstimateModel& model = {});
 
-// {"kernels":[{"name","fused_us","unfused_us","gain","nodes"}…],"total":{"fused_us","unfused_us",
+// {"kernels":[{"name","fused_us","unfused_us","gain","traffic_ratio","dynamic_us","nodes"}…],"total":{"fused_us","unfused_us",
 // "gain"},"model":{"clock_ghz","launch_us"},"skipped":[{"name","reason"}…]}
 std::string EstimateJson(const GraphEstimate& e);
 

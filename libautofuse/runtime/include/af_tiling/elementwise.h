@@ -33,7 +33,9 @@
 namespace af_tiling {
 
 inline constexpr int kMaxDims = 8;
-inline constexpr int kMaxBuffers = 24;
+// UB buffers of one kernel (a double-buffered queue is one entry): the CPU runtime allows 64
+// InitBuffer slots, and with at most 4 queues (8 slots) 48 entries stay within them.
+inline constexpr int kMaxBuffers = 48;
 inline constexpr int kMaxPerfNodes = 256;  // a concat of many inputs as stores: ~5 each
 // Parts along one dim (a concat's inputs, then split pieces' and slices' extents): at most
 // AutoFuse's kMaxInputNum for the UB-concat template (48 in the concat_schedule_case_generator.cpp
@@ -1051,7 +1053,10 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
   // Down the ladder while halving the budget still pays. The descent stops once two consecutive
   // rungs cost more than the one before them: the modelled cycles are close to unimodal in the
   // core count (more cores shorten each core's share but add head costs).
-  int64_t at = cores;
+  // The refinement starts from the best core count seen: the first pass's when no rung beats it
+  // (starting from the full budget then would never try the counts next to a small first pass,
+  // e.g. 2 cores after a 1-core solution).
+  int64_t at = n_seen > 0 ? seen_used[0] : cores;
   int rising = 0;
   double last = -1;
   for (int64_t c = cores; c >= 1 && rising < 2; c = c / 2) {

@@ -8,9 +8,9 @@
 //    hicann/ge compiler/graph/optimize/autofuse/att/gen_model_info/api_perf_register/v1/
 //    perf_param_v1.cpp and ascir_api_perf_v1.cpp (the formulas in the comments above LoadApi and
 //    StoreApi), as summarised in ../shared/reference/autofuse-reference.md §5.3.
-//  * V2 (ascend950, arch 3510): the load/store/head constants and the MicroAPI (latency,
-//    throughput) pairs quoted in autofuse-reference.md §5.3 (v35/att/api_perf_register/
-//    perf_param_v2.cpp and ascir_api_perf_v2.cpp).
+//  * V2 (ascend950, arch 3510): the load/store/head constants quoted in autofuse-reference.md
+//    §5.3 and the MicroAPI (latency, throughput) table of v35/att/api_perf_register/
+//    perf_param_v2.cpp (see kPerfV2 for the rows and the assumed ones).
 // Where a table has no entry for an API we use, the entry says which published entry stands in
 // for it and why ("assumed"); docs/tiling.md lists them.
 #ifndef AF_TILING_PERF_MODEL_H_
@@ -165,10 +165,13 @@ inline constexpr PerfTable kPerfV1 = {
     {},
 };
 
-// V2 (ascend950): autofuse-reference.md §5.3. Only a few MicroAPI pairs are published: Add float
-// (4, 1), Max/Min (3, 1), Abs float (2, 1). Every other API is assumed to cost like Add float
-// (4, 1) per instruction; transcendental APIs expand to several instructions on real hardware,
-// which this underestimates.
+// V2 (ascend950): the load/store/head constants of autofuse-reference.md §5.3, and the MicroAPI
+// (latency, throughput) pairs of AutoFuse's V2 instruction table (PerfParamTableV2's
+// kVfInstructPerfTable in hicann/ge compiler/graph/optimize/autofuse/v35/att/api_perf_register/
+// perf_param_v2.cpp, read at commit 74573e24), for the element types our kernels compute in
+// (fp32; casts by their float row). A vector call costs VF head + latency + throughput x its
+// 256-byte instructions. APIs the table has no row for are marked "assumed" below: composites
+// priced as the instructions they are built from, the rest as Add.
 inline constexpr PerfTable kPerfV2 = {
     2,
     {160.0, 11.8292, 6.6155, 256.0, 13.1355, 6.4088, 0.005},  // Load (+ small-block pair)
@@ -185,13 +188,42 @@ inline constexpr PerfTable kPerfV2 = {
     0.05,    // UbThresholdPerfValEffect
     {},
     {
-        {0, 0},                                                                          // none
-        {2, 1},                                                                          // Abs
-        {4, 1},                                                                          // Add
-        {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {3, 1}, {3, 1}, {3, 1}, {3, 1},          // ..Mins
-        {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1},  // ..Sign
-        {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1}, {4, 1},  // ..Gather
-        {4, 1}, {3, 1}, {3, 1}, {4, 1},                                                  // reduces
+        {0, 0},    // none
+        {2, 1},    // Abs (float)
+        {4, 1},    // Add (float)
+        {4, 2},    // Adds
+        {4, 1},    // Sub (float)
+        {5, 1},    // Mul (float)
+        {5, 1},    // Muls (float)
+        {14, 4},   // Div (fp32)
+        {3, 1},    // Max
+        {3, 1},    // Maxs
+        {3, 1},    // Min
+        {3, 1},    // Mins
+        {13, 4},   // Exp (fp32)
+        {15, 4},   // Ln (fp32)
+        {14, 4},   // Sqrt (fp32)
+        {28, 8},   // Rsqrt: assumed Sqrt then Div (no row)
+        {14, 4},   // Reciprocal: assumed Div (no row)
+        {2, 1},    // Relu
+        {36, 11},  // Sigmoid: assumed Muls, Exp, Adds, Div (no row)
+        {40, 13},  // Tanh: assumed Muls, Exp, Adds, Adds, Div (no row)
+        {4, 1},    // Erf: assumed Add (no row; a polynomial on hardware, underestimated)
+        {4, 1},    // Sign: assumed Add (no row)
+        {33, 9},   // Power: assumed Ln, Mul, Exp (no row)
+        {5, 2},    // Cast fp16/bf16 -> fp32 (float Cast row)
+        {5, 2},    // Cast fp32 -> fp16/bf16 (float Cast row)
+        {4, 2},    // Cast, integer types (integer Cast row)
+        {3, 1},    // Compare (Eq/Ne/Lt/Gt/Ge/Le)
+        {3, 1},    // Select
+        {8, 1},    // Duplicate
+        {4, 1},    // Brcb: assumed Add (no row)
+        {0, 1},    // Copy: a VF Load (0, 0) then Store of 32-bit elements (0, 1)
+        {4, 1},    // Gather: assumed Add (no row)
+        {19, 1},   // ReduceSum: Vcadd (fp32)
+        {3, 1},    // ReduceMax: assumed Max (no row)
+        {3, 1},    // ReduceMin: assumed Min (no row)
+        {5, 1},    // ReduceProd: assumed Mul (no row)
     },
 };
 
