@@ -113,6 +113,10 @@ def make_spec(seed):
             same = [v for v in live if values[v][0] == dt]
             b = rng.choice(same)
             op = rng.choice(BINARY_ANY + (BINARY_FLOAT if is_float else []))
+            if op == "TrueDiv":  # a / (|b| + 1): no 0/0 (NaN propagation is not compared)
+                spec["ops"].append(("pos", "Abs", b))
+                values.append((dt, values[b][1]))
+                b = len(values) - 1
             spec["ops"].append(("binary", op, a, b))
             values.append((dt, red & values[b][1]))
         elif r < 0.6:

@@ -53,6 +53,14 @@ std::vector<DType> CastChain(DType from, DType to) {
   const DType t = Storage(to);
   if (f == t) return {};
   if (DocumentedCast(f, t)) return {to};
+  if (ir::IsFloat(f) && !ir::IsFloat(t) && t != DType::kInt32) {
+    // A float becomes an integer first (fp32/fp16/bf16 -> int32 truncates): a float narrowed to
+    // fp16 on the way would round before the truncation (0.9998 -> 1.0 -> 1; found by the soak).
+    std::vector<DType> chain = {DType::kInt32};
+    const std::vector<DType> rest = CastChain(DType::kInt32, to);
+    chain.insert(chain.end(), rest.begin(), rest.end());
+    return chain;
+  }
   std::map<DType, DType> parent;  // visited dtype -> the dtype it was reached from
   std::queue<DType> todo;
   todo.push(f);
