@@ -203,17 +203,6 @@ ir::DType ComparePrecision(const ir::Graph& g, ir::DType out) {
   return p;
 }
 
-// Whether an integer output of dtype `out` may come from float math: the kernel computes fp16/bf16
-// in fp32, so a value the reference rounds to 2.0 in fp16 may be 1.9999999 in the kernel and
-// truncate to 1. Such outputs are compared within one unit (found by the soak).
-bool IntegerFromFloats(const ir::Graph& g, ir::DType out) {
-  if (ir::IsFloat(out) || out == ir::DType::kBool) return false;
-  return std::any_of(g.nodes.begin(), g.nodes.end(), [](const ir::Node& n) {
-    return !n.outputs.empty() && (n.outputs[0].dtype == ir::DType::kFloat16 ||
-                                  n.outputs[0].dtype == ir::DType::kBFloat16);
-  });
-}
-
 void Compare(const Kernel& k, const Options& options, const RunOptions& run,
              const std::vector<data::HostArray>& inputs, std::vector<data::HostArray> outputs,
              RunResult* res) {
@@ -235,8 +224,7 @@ void Compare(const Kernel& k, const Options& options, const RunOptions& run,
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     OutputCheck c;
     c.name = out_specs[i].name;
-    auto tol = data::DefaultTolerance(ComparePrecision(k.hint, out_specs[i].dtype), reduces);
-    if (IntegerFromFloats(k.hint, out_specs[i].dtype)) tol = {1, 0};
+    const auto tol = data::DefaultTolerance(ComparePrecision(k.hint, out_specs[i].dtype), reduces);
     c.atol = run.atol.value_or(tol.atol);
     c.rtol = run.rtol.value_or(tol.rtol);
     const auto cmp = data::CompareArrays(expected.at(i), outputs[i], c.atol, c.rtol);

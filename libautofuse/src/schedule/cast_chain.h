@@ -18,8 +18,9 @@ bool DocumentedCast(ir::DType from, ir::DType to);
 // The dtypes a value goes through from `from` to `to`, each step a documented Cast, ending with
 // `to`; the shortest such chain, preferring steps through fp32 and fp16 (exact for the small
 // integers and halves involved), except that a float going to an integer is truncated to int32
-// first (no rounding to fp16 before the truncation). Empty when the storage types are equal (a copy). Throws
-// std::invalid_argument when no chain exists (e.g. fp64, which the vector unit lacks).
+// first (no rounding to fp16 before the truncation). Empty when the storage types are equal (a
+// copy). Throws std::invalid_argument when no chain exists (e.g. fp64, which the vector unit
+// lacks).
 std::vector<ir::DType> CastChain(ir::DType from, ir::DType to);
 
 }  // namespace af::schedule
