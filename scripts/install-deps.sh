@@ -11,6 +11,8 @@ PACKAGES=(
   clang-format clang-tidy
   # the device check of generated kernels (scripts/device_check.py): clang and clang-query
   clang clang-tools
+  # scripts/sanitize.sh and scripts/fuzz.sh: the ASan/UBSan/libFuzzer runtimes of clang 14
+  libclang-rt-14-dev
   python3 python3-numpy python3-torch python3-onnx
   # afviewer (Qt 6 viewer). libqt6opengl6-dev: Debian 12's Qt6Charts CMake config needs Qt6OpenGL's.
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libqscintilla2-qt6-dev libgraphviz-dev

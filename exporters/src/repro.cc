@@ -12,6 +12,7 @@
 #include "autofuse/interp/interpreter.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/support/error.h"
+#include "autofuse/support/file_write.h"
 #include "autofuse/toolchain/compile.h"
 
 namespace af::exporters {
@@ -19,10 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Through a temporary file and a rename: a failed write leaves no half-written file.
 void Write(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out) throw InputError({p.string(), 0, 0}, "cannot write the reproducer file");
+  WriteFileReplacing(p.string(), text);
 }
 
 // How main.cc reads an element as a double (dtype codes of the generated comparer).

@@ -14,6 +14,7 @@
 #include "autofuse/inputs/registry.h"
 #include "autofuse/pipeline/options.h"
 #include "autofuse/support/error.h"
+#include "autofuse/support/file_write.h"
 #include "commands.h"
 #include "report.pb.h"
 
@@ -73,11 +74,7 @@ int RunExport(const ExportOptions& opts) {
     throw InputError(
         {}, "--format must be dot, svg, png, onnx, onnxtxt, trace or repro, not '" + f + "'");
   }
-  {
-    std::ofstream out(opts.out, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) throw InputError({opts.out, 0, 0}, "cannot write the file");
-  }
+  WriteFileReplacing(opts.out, text);  // temporary file + rename: never half-written
   std::cout << f << " -> " << opts.out << " (" << text.size() << " bytes)\n";
   return 0;
 }

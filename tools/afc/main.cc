@@ -6,6 +6,7 @@
 
 #include "autofuse/pipeline/flag_table.h"
 #include "autofuse/support/error.h"
+#include "autofuse/toolchain/compile.h"
 #include "commands.h"
 #include "graph_cmds.h"
 
@@ -153,6 +154,10 @@ int main(int argc, char** argv) {
     if (cmd_export->parsed()) return af::cli::RunExport(exp);
   } catch (const af::InputError& e) {
     std::cerr << "afc: " << e.what() << "\n";
+    return 2;
+  } catch (const af::toolchain::ToolchainError& e) {
+    // The host compiler or the kernel cache (killed compiler, unwritable cache): not our bug.
+    std::cerr << "afc: host toolchain: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "afc: internal error: " << e.what() << "\n";

@@ -637,7 +637,11 @@ TilingDecision Solve(const ScheduleResult& s, const sym::Bindings& b, const hw::
                      const af_tiling::SolverOptions& options) {
   if (s.dims.size() > static_cast<std::size_t>(af_tiling::kMaxDims) ||
       s.buffers.size() > static_cast<std::size_t>(af_tiling::kMaxBuffers)) {
-    throw InputError({}, "kernel too large for the tiling solver (dims or buffers)");
+    throw InputError({}, "[TILING_LIMIT] kernel too large for the tiling solver: " +
+                             std::to_string(s.dims.size()) + " dims (at most " +
+                             std::to_string(af_tiling::kMaxDims) + "), " +
+                             std::to_string(s.buffers.size()) + " UB buffers (at most " +
+                             std::to_string(af_tiling::kMaxBuffers) + ")");
   }
   if (forced_template >= static_cast<int>(s.templates.size())) {
     throw InputError({}, "--force_schedule_result " + std::to_string(forced_template) +

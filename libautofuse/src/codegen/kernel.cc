@@ -1490,7 +1490,11 @@ class KernelWriter {
     auto in = [&](std::size_t s) { return Var(n.inputs.at(s).node); };
     if (n.type == "Cast") {
       const ir::DType from = s_.graph.nodes[n.inputs[0].node].outputs[0].dtype;
-      if (from == t.dtype) {
+      // bool is stored as uint8 (0/1): bool -> uint8 is a copy (found by the soak; uint8 -> bool
+      // became x != 0 in normalize's split_casts).
+      const bool same_storage =
+          from == t.dtype || (from == ir::DType::kBool && t.dtype == ir::DType::kUInt8);
+      if (same_storage) {
         Line("DataCopy(" + Var(i) + ", " + in(0) + ", static_cast<uint32_t>(" + Count(t) + "));");
       } else {
         Line("Cast(" + Var(i) + ", " + in(0) + ", " + RoundModeFor(from, t.dtype) + ", " + cnt +
@@ -1499,6 +1503,12 @@ class KernelWriter {
     } else if (n.type == "Neg") {
       Line("Muls(" + Var(i) + ", " + in(0) + ", " + ScalarOf(ty, "-1") + ", " + cnt + ");");
     } else if (UnaryApis().contains(n.type)) {
+      if (n.type == "Sign" && !ir::IsFloat(t.dtype)) {
+        // AscendC Sign is an advanced API for half and float only (found by the soak).
+        throw CodegenError("UNSUPPORTED_DTYPE", "AscendC Sign has no " +
+                                                    std::string(ir::DTypeName(t.dtype)) +
+                                                    " form (node '" + SafeComment(n.name) + "')");
+      }
       Line(UnaryApis().at(n.type) + "(" + Var(i) + ", " + in(0) + ", " + cnt + ");");
     } else if (BinaryApis().contains(n.type)) {
       Line(BinaryApis().at(n.type) + "(" + Var(i) + ", " + in(0) + ", " + in(1) + ", " + cnt +

@@ -2,12 +2,15 @@
 // writes (quoted strings, True/False, tuples of integers) by hand and reject everything else.
 #include "autofuse/data/npy.h"
 
+#include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 
 #include "autofuse/support/error.h"
+#include "autofuse/support/file_write.h"
 
 namespace af::data {
 namespace {
@@ -145,12 +148,20 @@ class HeaderParser {
   std::size_t pos_ = 0;
 };
 
-DType DTypeFromDescr(const std::string& descr, const std::string& name) {
+// A descr's element type and whether its bytes are big-endian ('>' and, on a big-endian host, '=';
+// we only build for little-endian hosts, checked below).
+struct Descr {
+  DType t = DType::kUndefined;
+  bool big_endian = false;
+};
+static_assert(std::endian::native == std::endian::little,
+              "the .npy reader assumes a little-endian host");
+
+Descr ParseDescr(const std::string& descr, const std::string& name) {
   if (descr.size() < 3) Fail(name, "unsupported dtype '" + descr + "'");
   const char order = descr[0];
   const std::string code = descr.substr(1);
-  if (order == '>') Fail(name, "big-endian dtype '" + descr + "' is not supported");
-  if (order != '<' && order != '|' && order != '=') {
+  if (order != '<' && order != '>' && order != '|' && order != '=') {
     Fail(name, "unsupported dtype '" + descr + "'");
   }
   struct Entry {
@@ -169,7 +180,7 @@ DType DTypeFromDescr(const std::string& descr, const std::string& name) {
     if (order == '|' && ir::DTypeBytes(e.t) != 1) {
       Fail(name, "dtype '" + descr + "' has no byte order");
     }
-    return e.t;
+    return Descr{e.t, order == '>' && ir::DTypeBytes(e.t) > 1};
   }
   Fail(name, "unsupported dtype '" + descr + "' (supported: f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1)");
 }
@@ -180,6 +191,39 @@ std::uint32_t ReadLE(std::string_view b, std::size_t at, int n) {
     v = (v << 8) | static_cast<std::uint8_t>(b[at + static_cast<std::size_t>(i)]);
   }
   return v;
+}
+
+// Reverses the bytes of every `itemsize`-byte element (big-endian data to our little-endian).
+void SwapBytes(std::vector<std::uint8_t>& bytes, std::size_t itemsize) {
+  for (std::size_t at = 0; at + itemsize <= bytes.size(); at += itemsize) {
+    std::reverse(bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                 bytes.begin() + static_cast<std::ptrdiff_t>(at + itemsize));
+  }
+}
+
+// Fortran-ordered data (the first index varies fastest) to C order (the last varies fastest):
+// walks the C-order index like an odometer, keeping the matching Fortran offset.
+std::vector<std::uint8_t> FortranToC(const std::vector<std::uint8_t>& f,
+                                     const std::vector<std::int64_t>& shape, std::size_t itemsize) {
+  std::vector<std::uint8_t> c(f.size());
+  const std::size_t rank = shape.size();
+  if (rank < 2 || f.empty()) return f;
+  std::vector<std::int64_t> fstride(rank, 1);  // Fortran strides, in elements
+  for (std::size_t d = 1; d < rank; ++d)
+    fstride[d] = fstride[d - 1] * shape[d - 1];
+  std::vector<std::int64_t> idx(rank, 0);
+  std::int64_t foff = 0;
+  const std::size_t n = f.size() / itemsize;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(&c[i * itemsize], &f[static_cast<std::size_t>(foff) * itemsize], itemsize);
+    for (std::size_t d = rank; d-- > 0;) {  // odometer step over the C-order index
+      foff += fstride[d];
+      if (++idx[d] < shape[d]) break;
+      foff -= fstride[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+  return c;
 }
 
 }  // namespace
@@ -240,10 +284,10 @@ HostArray DecodeNpy(std::string_view b, const std::string& name, std::optional<i
                    std::to_string(b.size() - prefix) + " present");
   }
   const Header h = HeaderParser(b.substr(prefix, header_len), name).Parse();
-  if (*h.fortran_order) Fail(name, "Fortran-ordered arrays are not supported (need C order)");
 
   HostArray a;
-  a.dtype = DTypeFromDescr(*h.descr, name);
+  const Descr descr = ParseDescr(*h.descr, name);
+  a.dtype = descr.t;
   a.shape = *h.shape;
   std::int64_t n = 0;
   std::int64_t nbytes = 0;
@@ -262,6 +306,9 @@ HostArray DecodeNpy(std::string_view b, const std::string& name, std::optional<i
   }
   const auto* data = reinterpret_cast<const std::uint8_t*>(b.data() + prefix + header_len);
   a.bytes.assign(data, data + have);
+  if (descr.big_endian) SwapBytes(a.bytes, static_cast<std::size_t>(a.itemsize()));
+  if (*h.fortran_order)
+    a.bytes = FortranToC(a.bytes, a.shape, static_cast<std::size_t>(a.itemsize()));
   if (a.dtype == DType::kBool) {
     for (auto& v : a.bytes)
       v = v != 0 ? 1 : 0;  // any nonzero byte is True to NumPy
@@ -317,12 +364,7 @@ std::string EncodeNpy(const HostArray& a) {
 }
 
 void WriteNpy(const std::string& path, const HostArray& a) {
-  const std::string bytes = EncodeNpy(a);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) Fail(path, "cannot open the file for writing");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) Fail(path, "error while writing the file");
+  WriteFileReplacing(path, EncodeNpy(a));  // never a half-written .npy
 }
 
 }  // namespace af::data

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include "af_tiling/elementwise.h"
 #include "autofuse/ir/axis_algebra.h"
@@ -16,6 +17,7 @@
 #include "autofuse/ir/text.h"
 #include "autofuse/ir/validate.h"
 #include "autofuse/schedule/schedule.h"
+#include "cast_chain.h"
 
 namespace af::schedule {
 namespace {
@@ -248,6 +250,59 @@ void LogicalReductionsAsFloat(Graph& g, std::vector<Decision>* d) {
         if (use.node == i) use = {last, 0};
       }
     }
+  }
+}
+
+// Casts the vector unit lacks become chains of documented ones (cast_chain.h), and a cast to bool
+// becomes `x != 0` compared in fp32 (a bool is 0 or 1; a converting Cast would truncate 0.5 to 0).
+void SplitCasts(Graph& g, std::vector<Decision>* d) {
+  for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
+    if (g.nodes[i].type != "Cast") continue;
+    const ir::InputRef in = g.nodes[i].inputs.at(0);
+    const DType from = g.nodes[in.node].outputs.at(in.output).dtype;
+    const DType to = g.nodes[i].outputs.at(0).dtype;
+    const bool to_bool = to == DType::kBool && from != DType::kBool;
+    std::vector<DType> chain;
+    try {
+      chain = CastChain(from, to_bool ? DType::kFloat32 : to);
+    } catch (const std::invalid_argument& e) {
+      throw ScheduleError("UNSUPPORTED_CAST", "Cast '" + g.nodes[i].name + "': " + e.what());
+    }
+    if (!to_bool) {
+      if (chain.size() <= 1) continue;
+      chain.pop_back();  // the node itself does the last step
+    }
+    ir::InputRef src = in;
+    for (const DType t : chain) {
+      const Node& like = g.nodes[i];
+      Node c = MakeLike(like, UniqueName(g, like.name + "_via_" + std::string(ir::DTypeName(t))),
+                        "Cast", src.node, t);
+      src = {InsertAfter(g, i - 1, std::move(c)), 0};
+      ++i;
+    }
+    Node& n = g.nodes[i];
+    n.inputs[0] = src;
+    if (!to_bool) {
+      d->push_back({"normalize", "CAST_CHAIN",
+                    "Cast '" + n.name + "' " + std::string(ir::DTypeName(from)) + " -> " +
+                        std::string(ir::DTypeName(to)) + " goes through " +
+                        std::to_string(chain.size()) + " intermediate dtype(s): AscendC Cast has " +
+                        "no direct conversion"});
+      continue;
+    }
+    Node zero = MakeLike(n, UniqueName(g, n.name + "_zero"), "Scalar", 0, DType::kFloat32);
+    zero.inputs.clear();
+    zero.attrs["value"] = std::string("0");
+    zero.outputs[0].axis.clear();
+    zero.outputs[0].repeats.clear();
+    zero.outputs[0].strides.clear();
+    const int z = InsertAfter(g, i - 1, std::move(zero));
+    ++i;
+    g.nodes[i].type = "Ne";
+    g.nodes[i].inputs = {src, {z, 0}};
+    d->push_back({"normalize", "CAST_TO_BOOL_AS_NE",
+                  "Cast '" + g.nodes[i].name + "' " + std::string(ir::DTypeName(from)) +
+                      " -> bool is computed as x != 0 in fp32"});
   }
 }
 
@@ -1122,6 +1177,7 @@ constexpr std::array<NormalizePass, 14> kPasses = {{
      [](NormalizeState& st) {
        if (st.options.upcast_half) Upcast(st.g, st.d, st.options.keep_precision);
      }},
+    {"split_casts", [](NormalizeState& st) { SplitCasts(st.g, st.d); }},
     {"explicit_broadcasts", [](NormalizeState& st) { ExplicitBroadcasts(st.g, st.d); }},
     {"drop_axes", DropAxes},
     {"merge_axes", MergeContiguousAxes},

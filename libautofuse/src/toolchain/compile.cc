@@ -42,6 +42,9 @@ namespace fs = std::filesystem;
 // 2: sources are keyed without their comments (source_key.h).
 constexpr std::string_view kCacheLayout = "autofuse-toolchain-2";
 constexpr const char* kLibraryName = "kernel.so";
+// The library's content digest, written after a successful build and checked before a cached
+// library is loaded: a damaged entry (a truncated or altered kernel.so) is rebuilt, never run.
+constexpr const char* kDigestName = "kernel.so.digest";
 constexpr const char* kCommandFile = "compile_command.txt";
 constexpr const char* kBishengScript = "bisheng_command.sh";
 constexpr size_t kShownOutputLines = 20;
@@ -66,6 +69,13 @@ class Hasher {
  private:
   uint64_t h_ = 0xcbf29ce484222325ull;
 };
+
+// The plain FNV-1a digest of `bytes`.
+uint64_t Fnv(std::string_view bytes) {
+  Hasher h;
+  h.Bytes(bytes);
+  return h.value();
+}
 
 std::string Hex(uint64_t v) {
   char buf[17];
@@ -374,6 +384,20 @@ void CheckSourceName(const std::string& name) {
   }
 }
 
+// The digest of a built library's bytes, as written into kDigestName.
+std::string LibraryDigest(const fs::path& so) {
+  return Hex(Fnv(ReadWholeFile(so))) + "\n";
+}
+
+// Whether the cached library `so` has a digest file matching its bytes.
+bool CacheEntryIntact(const fs::path& so) {
+  try {
+    return ReadWholeFile(so.parent_path() / kDigestName) == LibraryDigest(so);
+  } catch (const ToolchainError&) {
+    return false;  // a missing digest or an unreadable library: not intact
+  }
+}
+
 fs::path DefaultCacheDir() {
   if (const std::string d = Getenv("AF_CACHE_DIR"); !d.empty()) return d;
   if (const std::string d = Getenv("XDG_CACHE_HOME"); !d.empty()) return fs::path(d) / "autofuse";
@@ -441,12 +465,14 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
 
   std::error_code ec;
   std::string load_error;
-  if (fs::is_regular_file(so, ec)) {
+  if (fs::is_regular_file(so, ec) && CacheEntryIntact(so)) {
     if (void* handle = OpenLibrary(so, &load_error)) {
       return std::make_shared<KernelLibrary>(handle, so, true, MillisecondsSince(t0));
     }
-    // A cached library that does not load (a damaged cache) is rebuilt below.
   }
+  // A cached library that fails its digest or does not load (a damaged cache) is rebuilt below:
+  // its digest goes first, so a build interrupted from here on leaves no entry that looks valid.
+  fs::remove(folder / kDigestName, ec);
 
   fs::create_directories(folder, ec);
   if (ec)
@@ -510,6 +536,7 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
     throw ToolchainError("cannot rename the compiled kernel into " + so.string() + ": " +
                          ec.message());
   }
+  WriteFileAtomic(folder, kDigestName, LibraryDigest(so));
   void* handle = OpenLibrary(so, &load_error);
   if (handle == nullptr) {
     throw ToolchainError("cannot load the compiled kernel " + so.string() + ": " + load_error);

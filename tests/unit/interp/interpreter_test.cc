@@ -423,7 +423,10 @@ TEST(Interp, IntegerArithmeticAndCasts) {
             (std::vector<double>{1, 1, 1, 1}));
   EXPECT_EQ(ToDoubles(Interpret(Elementwise2D("Cast", DType::kInt32, DType::kInt8), bind,
                                 {FromDoubles(DType::kInt32, {1, 4}, {200, -129, 0, 70000})})[0]),
-            (std::vector<double>{-56, 127, 0, 112}));
+            (std::vector<double>{127, -128, 0, 127}));  // integer Casts saturate, as AscendC's
+  EXPECT_EQ(ToDoubles(Interpret(Elementwise2D("Cast", DType::kInt16, DType::kUInt8), bind,
+                                {FromDoubles(DType::kInt16, {1, 4}, {-1, 300, 7, 255})})[0]),
+            (std::vector<double>{0, 255, 7, 255}));
   EXPECT_EQ(ToDoubles(Interpret(Elementwise2D("Sign", DType::kInt32, DType::kInt32), bind, {a})[0]),
             (std::vector<double>{-1, 1, -1, 1}));
   const HostArray z = FromDoubles(DType::kInt32, {1, 4}, {1, 1, 0, 1});

@@ -1,11 +1,13 @@
 // NumPy .npy files: how test inputs and expected outputs travel between Python (torch / numpy
-// references) and our tools. We read format versions 1.0, 2.0 and 3.0 and write 1.0 (2.0 when the
-// header needs it), little endian, C order, with the dtypes
-//   <f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8 |b1   ('=' and '|' accepted where unambiguous).
+// references) and our tools. We read format versions 1.0, 2.0 and 3.0, C or Fortran order
+// (Fortran data, what NumPy writes for a transposed result, is reordered to C order on load),
+// little or big endian (big-endian data is byte-swapped on load), with the dtypes
+//   f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1   (byte order '<', '>', '=' or, for one byte, '|').
+// We write 1.0 (2.0 when the header needs it), little endian, C order.
 // NumPy has no bfloat16: by contract a bf16 array travels as float32 holding exact bf16 values,
 // so WriteNpy writes bf16 as <f4 and ReadNpy(path, DType::kBFloat16) converts back (RNE, exact
 // for such files). Reading never trusts the file: a bad magic, version, header (length bounded),
-// dtype, Fortran order, shape or data size throws af::InputError naming the file and the cause.
+// dtype, shape or data size throws af::InputError naming the file and the cause.
 #pragma once
 
 #include <optional>

@@ -276,8 +276,8 @@ ir::Graph Normalize(const ir::Graph& hint, const ScheduleOptions& options,
 
 // The normalisation passes in the order Normalize runs them: "drop_dangling", "sort_topo",
 // "fold_transposes", "fold_splits", "rewrite_gathers", "loop_nest",
-// "logical_reductions_as_float", "upcast", "explicit_broadcasts", "drop_axes", "merge_axes",
-// "compact_axes", "concats_to_stores".
+// "logical_reductions_as_float", "upcast", "split_casts", "explicit_broadcasts", "drop_axes",
+// "merge_axes", "compact_axes", "concats_to_stores".
 std::vector<std::string_view> NormalizePassNames();
 
 }  // namespace af::schedule

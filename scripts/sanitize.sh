@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# CI's sanitizer and fuzz stage (scripts/test.sh runs it after the main suite): one clang build
+# folder, build-asan, with AddressSanitizer + UndefinedBehaviorSanitizer on every target
+# (-DAUTOFUSE_SANITIZE=ON) and libFuzzer coverage on the libraries (-DAF_BUILD_FUZZERS=ON), built
+# only for the targets below (ccache keeps rebuilds cheap). It then runs a chosen cheap subset:
+#   - the unit tests of the input layers (data: .npy, HostArray; ir: graph text and proto; sym)
+#     and the golden tests (afc opt over tests/golden, the whole pipeline up to codegen), each as
+#     one gtest binary;
+#   - the viewer tests (offscreen Qt platform) and the afc CLI hardening test;
+#   - ctest's sanitize label: the planted heap overflow, which must be caught;
+#   - ctest's fuzz label: every fuzz target for AF_FUZZ_CI_RUNS executions from the fixtures.
+# Any sanitizer report fails the test that hit it. Env: AF_ASAN_BUILD (build-asan), AF_ASAN_JOBS
+# (ninja -j, 2). Prints the wall time of the build and of the tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${AF_ASAN_BUILD:-build-asan}"
+jobs="${AF_ASAN_JOBS:-2}"
+launcher=()
+if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+if [[ ! -f "$build/build.ninja" ]]; then
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja "${launcher[@]}" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DAUTOFUSE_SANITIZE=ON -DAF_BUILD_FUZZERS=ON -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" \
+    >/dev/null
+fi
+t0=$(date +%s)
+ninja -C "$build" -j"$jobs" afc afviewer data_test ir_test sym_test golden_test viewer_test \
+  planted_heap_bug_test af_fuzzers
+t1=$(date +%s)
+echo "sanitize: build $((t1 - t0)) s"
+
+# A finding aborts (UBSan: -fno-sanitize-recover); leaks are findings too.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export QT_QPA_PLATFORM=offscreen
+export AF_CACHE_DIR="$PWD/$build/kernel-cache"
+status=0
+for t in data_test ir_test sym_test golden_test viewer_test; do
+  s=$(date +%s)
+  if "$build/tests/$t" --gtest_brief=1 >"$build/$t.log" 2>&1; then
+    echo "sanitize: $t passed ($(( $(date +%s) - s )) s)"
+  else
+    echo "sanitize: $t FAILED ($(( $(date +%s) - s )) s); the end of $build/$t.log:"
+    tail -40 "$build/$t.log"
+    status=1
+  fi
+done
+if ! tests/cli/hardening_test.sh "$build/bin/afc" \
+     samples/hint_graphs/add_bcast_relu.AscGraphDef.txt >"$build/hardening.log" 2>&1; then
+  echo "sanitize: cli hardening FAILED:"
+  tail -40 "$build/hardening.log"
+  status=1
+fi
+ctest --test-dir "$build" -L 'sanitize|fuzz' --output-on-failure -j"$jobs" || status=1
+echo "sanitize: tests $(( $(date +%s) - t1 )) s"
+exit $status
