@@ -1163,7 +1163,7 @@ struct NormalizePass {
 };
 
 // The passes, in order.
-constexpr std::array<NormalizePass, 14> kPasses = {{
+constexpr std::array<NormalizePass, 15> kPasses = {{
     {"drop_dangling", [](NormalizeState& st) { st.g = DropDangling(st.g, st.d); }},
     {"sort_topo", [](NormalizeState& st) { SortTopo(st.g); }},
     {"fold_transposes", [](NormalizeState& st) { FoldTransposes(st.g, st.d); }},
