@@ -10,12 +10,31 @@
 #include "commands.h"
 #include "graph_cmds.h"
 
-int main(int argc, char** argv) {
-  CLI::App app{
-      "afc — AutoFuse operator-fusion compiler: inspect, compile, tile and run fused "
-      "kernels"};
-  app.set_version_flag("--version", std::string("afc ") + AF_VERSION);
-  app.require_subcommand(1);
+namespace {
+
+// Every subcommand's options and its CLI11 handle: filled by the Add* steps, read by Dispatch.
+struct Commands {
+  af::cli::InspectOptions inspect;
+  af::cli::ConvertOptions convert;
+  af::cli::CompileOptions compile;
+  af::cli::RunCmdOptions runo;
+  af::cli::TileOptions tile;
+  af::cli::ExportOptions exp;
+  af::cli::OptOptions opt;
+  af::cli::EstimateOptions estimate;
+  af::cli::DiffOptions diff;
+  CLI::App* cmd_inspect = nullptr;
+  CLI::App* cmd_convert = nullptr;
+  CLI::App* cmd_compile = nullptr;
+  CLI::App* cmd_run = nullptr;
+  CLI::App* cmd_tile = nullptr;
+  CLI::App* cmd_export = nullptr;
+  CLI::App* cmd_opt = nullptr;
+  CLI::App* cmd_estimate = nullptr;
+  CLI::App* cmd_diff = nullptr;
+};
+
+void AddHelpFlags(CLI::App& app) {
   app.add_flag_callback(
       "--help-flags",
       [] {
@@ -30,128 +49,123 @@ int main(int argc, char** argv) {
         throw CLI::Success();
       },
       "The flag table as Markdown (the section of docs/cli.md) and exit");
+}
 
-  af::cli::InspectOptions inspect;
-  auto* cmd_inspect = app.add_subcommand(
+// The subcommands on one graph or report, outside the pipeline: inspect, convert, opt, diff.
+void AddGraphCommands(CLI::App& app, Commands& c) {
+  c.cmd_inspect = app.add_subcommand(
       "inspect", "Show what an input holds: graphs, symbols, axes, nodes by compute type");
-  cmd_inspect
-      ->add_option("INPUT", inspect.input,
+  c.cmd_inspect
+      ->add_option("INPUT", c.inspect.input,
                    "AscGraphDef text, GE graph text (ge_proto) or ge_onnx pbtxt, readable graph "
                    "text, aten FX graph, Inductor IR / output_code.py / asc_graph.py, or a "
                    "torch_compile_debug folder at any level")
       ->required();
-  cmd_inspect->add_flag("--json", inspect.json, "Machine-readable output on stdout");
+  c.cmd_inspect->add_flag("--json", c.inspect.json, "Machine-readable output on stdout");
 
-  af::cli::ConvertOptions convert;
-  auto* cmd_convert = app.add_subcommand(
+  c.cmd_convert = app.add_subcommand(
       "convert", "Write one AscGraph in another file form (readable text or AscGraphDef text)");
-  cmd_convert->add_option("INPUT", convert.input, "Graph file")->required();
-  cmd_convert->add_option("--to", convert.to, "Target form: text | ascgraph")
+  c.cmd_convert->add_option("INPUT", c.convert.input, "Graph file")->required();
+  c.cmd_convert->add_option("--to", c.convert.to, "Target form: text | ascgraph")
       ->check(CLI::IsMember({"text", "ascgraph"}));
-  cmd_convert->add_option("-o,--out", convert.output, "Output file (default: stdout)");
-  cmd_convert->add_flag("--force", convert.force, "Overwrite an existing output file");
+  c.cmd_convert->add_option("-o,--out", c.convert.output, "Output file (default: stdout)");
+  c.cmd_convert->add_flag("--force", c.convert.force, "Overwrite an existing output file");
 
-  auto add_common = [](CLI::App* cmd, af::cli::CommonOptions& c) {
-    cmd->add_option("INPUT", c.input,
-                    "AscGraph (AscGraphDef text, GE graph, readable text), an aten FX graph or "
-                    "case folder, or Inductor's fused groups (ir_post_fusion.txt or a "
-                    "torch_compile_debug folder)")
-        ->required();
-    cmd->add_option("--bind", c.bind, "Bind size symbols, e.g. s0=128,s1=64");
-    cmd->add_option("--flags", c.flags, "AutoFuse-style flags: \"--key=value;--key2=value\"");
-    cmd->add_option("--soc", c.soc, "Hardware profile: ascend910b | ascend910_93 | ascend950");
-    cmd->add_flag("--json", c.json, "Machine-readable output on stdout");
-    cmd->add_flag("--strict", c.strict,
-                  "Exit 2 on a flag warning (unknown name, bad value) instead of using the "
-                  "default");
-  };
-  af::cli::CompileOptions compile;
-  auto* cmd_compile = app.add_subcommand(
-      "compile", "Run the pipeline and write the generated sources and report.json into --out");
-  add_common(cmd_compile, compile.common);
-  cmd_compile->add_option("--out", compile.out, "Output directory")->required();
-  cmd_compile->add_flag("--timings", compile.timings, "Per-stage timings");
-  cmd_compile->add_flag("--force", compile.force, "Write into a non-empty directory");
-  cmd_compile->add_flag("--no-build", compile.no_build,
-                        "Generate the sources and the report only: no host compile of the kernels");
-
-  af::cli::RunCmdOptions runo;
-  auto* cmd_run = app.add_subcommand(
-      "run", "Compile, build against the CPU runtime, run and compare; ends with PASS or FAIL");
-  add_common(cmd_run, runo.common);
-  cmd_run->add_option("--inputs", runo.inputs, "Directory with in0.npy, in1.npy, ...");
-  cmd_run->add_option("--expect", runo.expect,
-                      "Directory with out0.npy, ... (default: the reference interpreter)");
-  cmd_run->add_option("--seed", runo.seed, "Seed of the random inputs");
-  cmd_run->add_option("--atol", runo.atol, "Absolute tolerance (default: by dtype)");
-  cmd_run->add_option("--rtol", runo.rtol, "Relative tolerance (default: by dtype)");
-
-  af::cli::TileOptions tile;
-  auto* cmd_tile = app.add_subcommand("tile", "The tiling decision per kernel for bound sizes");
-  add_common(cmd_tile, tile.common);
-  cmd_tile->add_option("--solver", tile.solver, "default | heuristic | exhaustive");
-
-  af::cli::ExportOptions exp;
-  auto* cmd_export = app.add_subcommand(
-      "export",
-      "Write a compile's graphs, model or timeline for other tools: Graphviz dot/svg/png, ONNX "
-      "(binary onnx, text onnxtxt) for Netron, a Chrome/Perfetto trace, reproducer folders");
-  add_common(cmd_export, exp.common);
-  cmd_export->add_option("--format", exp.format, "dot | svg | png | onnx | onnxtxt | trace | repro")
-      ->required()
-      ->check(CLI::IsMember({"dot", "svg", "png", "onnx", "onnxtxt", "trace", "repro"}));
-  cmd_export->add_option("--out", exp.out, "Output file (repro: a folder)")->required();
-  cmd_export->add_option("--graph", exp.graph, "dot/svg/png: model | hint | impl")
-      ->check(CLI::IsMember({"model", "hint", "impl"}));
-  cmd_export->add_flag("--force", exp.force, "Overwrite an existing output file");
-
-  af::cli::OptOptions opt;
-  auto* cmd_opt = app.add_subcommand(
+  c.cmd_opt = app.add_subcommand(
       "opt",
       "Run pipeline stages by hand, text in and text out (a golden test's '# RUN:' lines by "
       "default)");
-  cmd_opt
-      ->add_option("INPUT", opt.input, "Hint graph (readable text, AscGraphDef, ...) or FX graph")
+  c.cmd_opt
+      ->add_option("INPUT", c.opt.input, "Hint graph (readable text, AscGraphDef, ...) or FX graph")
       ->required();
-  cmd_opt->add_option("--stage", opt.stages,
-                      "Stage and arguments, e.g. normalize, schedule, codegen, \"tile --bind "
-                      "s0=37,s1=1031\"; model graphs: lower, check, \"fuse FLAGS\" (repeatable)");
+  c.cmd_opt->add_option("--stage", c.opt.stages,
+                        "Stage and arguments, e.g. normalize, schedule, codegen, \"tile --bind "
+                        "s0=37,s1=1031\"; model graphs: lower, check, \"fuse FLAGS\" (repeatable)");
 
-  af::cli::EstimateOptions estimate;
-  auto* cmd_estimate = app.add_subcommand(
-      "estimate", "Modeled time of the fused kernels against the same ops one per kernel");
-  add_common(cmd_estimate, estimate.common);
-
-  af::cli::DiffOptions diff;
-  auto* cmd_diff = app.add_subcommand(
+  c.cmd_diff = app.add_subcommand(
       "diff",
       "Compare two CompileReports per kernel (case, block_dim, UB, cycles, pipes) and their "
       "fusion decisions; exit 0 when identical, 1 when they differ");
-  cmd_diff->add_option("REPORT_A", diff.a, "report.json, or the folder afc compile --out wrote")
+  c.cmd_diff->add_option("REPORT_A", c.diff.a, "report.json, or the folder afc compile --out wrote")
       ->required();
-  cmd_diff->add_option("REPORT_B", diff.b, "report.json, or the folder afc compile --out wrote")
+  c.cmd_diff->add_option("REPORT_B", c.diff.b, "report.json, or the folder afc compile --out wrote")
       ->required();
-  cmd_diff->add_flag("--json", diff.json, "Machine-readable output on stdout");
+  c.cmd_diff->add_flag("--json", c.diff.json, "Machine-readable output on stdout");
+}
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::Success& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
+// Options every pipeline subcommand shares.
+void AddCommon(CLI::App* cmd, af::cli::CommonOptions& c) {
+  cmd->add_option("INPUT", c.input,
+                  "AscGraph (AscGraphDef text, GE graph, readable text), an aten FX graph or "
+                  "case folder, or Inductor's fused groups (ir_post_fusion.txt or a "
+                  "torch_compile_debug folder)")
+      ->required();
+  cmd->add_option("--bind", c.bind, "Bind size symbols, e.g. s0=128,s1=64");
+  cmd->add_option("--flags", c.flags, "AutoFuse-style flags: \"--key=value;--key2=value\"");
+  cmd->add_option("--soc", c.soc, "Hardware profile: ascend910b | ascend910_93 | ascend950");
+  cmd->add_flag("--json", c.json, "Machine-readable output on stdout");
+  cmd->add_flag("--strict", c.strict,
+                "Exit 2 on a flag warning (unknown name, bad value) instead of using the "
+                "default");
+}
 
+// The subcommands that run the pipeline: compile, run, tile, export, estimate.
+void AddPipelineCommands(CLI::App& app, Commands& c) {
+  c.cmd_compile = app.add_subcommand(
+      "compile", "Run the pipeline and write the generated sources and report.json into --out");
+  AddCommon(c.cmd_compile, c.compile.common);
+  c.cmd_compile->add_option("--out", c.compile.out, "Output directory")->required();
+  c.cmd_compile->add_flag("--timings", c.compile.timings, "Per-stage timings");
+  c.cmd_compile->add_flag("--force", c.compile.force, "Write into a non-empty directory");
+  c.cmd_compile->add_flag(
+      "--no-build", c.compile.no_build,
+      "Generate the sources and the report only: no host compile of the kernels");
+
+  c.cmd_run = app.add_subcommand(
+      "run", "Compile, build against the CPU runtime, run and compare; ends with PASS or FAIL");
+  AddCommon(c.cmd_run, c.runo.common);
+  c.cmd_run->add_option("--inputs", c.runo.inputs, "Directory with in0.npy, in1.npy, ...");
+  c.cmd_run->add_option("--expect", c.runo.expect,
+                        "Directory with out0.npy, ... (default: the reference interpreter)");
+  c.cmd_run->add_option("--seed", c.runo.seed, "Seed of the random inputs");
+  c.cmd_run->add_option("--atol", c.runo.atol, "Absolute tolerance (default: by dtype)");
+  c.cmd_run->add_option("--rtol", c.runo.rtol, "Relative tolerance (default: by dtype)");
+
+  c.cmd_tile = app.add_subcommand("tile", "The tiling decision per kernel for bound sizes");
+  AddCommon(c.cmd_tile, c.tile.common);
+  c.cmd_tile->add_option("--solver", c.tile.solver, "default | heuristic | exhaustive");
+
+  c.cmd_export = app.add_subcommand(
+      "export",
+      "Write a compile's graphs, model or timeline for other tools: Graphviz dot/svg/png, ONNX "
+      "(binary onnx, text onnxtxt) for Netron, a Chrome/Perfetto trace, reproducer folders");
+  AddCommon(c.cmd_export, c.exp.common);
+  c.cmd_export
+      ->add_option("--format", c.exp.format, "dot | svg | png | onnx | onnxtxt | trace | repro")
+      ->required()
+      ->check(CLI::IsMember({"dot", "svg", "png", "onnx", "onnxtxt", "trace", "repro"}));
+  c.cmd_export->add_option("--out", c.exp.out, "Output file (repro: a folder)")->required();
+  c.cmd_export->add_option("--graph", c.exp.graph, "dot/svg/png: model | hint | impl")
+      ->check(CLI::IsMember({"model", "hint", "impl"}));
+  c.cmd_export->add_flag("--force", c.exp.force, "Overwrite an existing output file");
+
+  c.cmd_estimate = app.add_subcommand(
+      "estimate", "Modeled time of the fused kernels against the same ops one per kernel");
+  AddCommon(c.cmd_estimate, c.estimate.common);
+}
+
+// Runs the parsed subcommand; every error about input is exit code 2 with a message.
+int Dispatch(const Commands& c) {
   try {
-    if (cmd_inspect->parsed()) return af::cli::RunInspect(inspect);
-    if (cmd_convert->parsed()) return af::cli::RunConvert(convert);
-    if (cmd_compile->parsed()) return af::cli::RunCompile(compile);
-    if (cmd_estimate->parsed()) return af::cli::RunEstimate(estimate);
-    if (cmd_run->parsed()) return af::cli::RunRun(runo);
-    if (cmd_tile->parsed()) return af::cli::RunTile(tile);
-    if (cmd_opt->parsed()) return af::cli::RunOpt(opt);
-    if (cmd_diff->parsed()) return af::cli::RunDiff(diff);
-    if (cmd_export->parsed()) return af::cli::RunExport(exp);
+    if (c.cmd_inspect->parsed()) return af::cli::RunInspect(c.inspect);
+    if (c.cmd_convert->parsed()) return af::cli::RunConvert(c.convert);
+    if (c.cmd_compile->parsed()) return af::cli::RunCompile(c.compile);
+    if (c.cmd_estimate->parsed()) return af::cli::RunEstimate(c.estimate);
+    if (c.cmd_run->parsed()) return af::cli::RunRun(c.runo);
+    if (c.cmd_tile->parsed()) return af::cli::RunTile(c.tile);
+    if (c.cmd_opt->parsed()) return af::cli::RunOpt(c.opt);
+    if (c.cmd_diff->parsed()) return af::cli::RunDiff(c.diff);
+    if (c.cmd_export->parsed()) return af::cli::RunExport(c.exp);
   } catch (const af::InputError& e) {
     std::cerr << "afc: " << e.what() << "\n";
     return 2;
@@ -164,4 +178,27 @@ int main(int argc, char** argv) {
     return 2;
   }
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "afc — AutoFuse operator-fusion compiler: inspect, compile, tile and run fused "
+      "kernels"};
+  app.set_version_flag("--version", std::string("afc ") + AF_VERSION);
+  app.require_subcommand(1);
+  AddHelpFlags(app);
+  Commands commands;
+  AddGraphCommands(app, commands);
+  AddPipelineCommands(app, commands);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  return Dispatch(commands);
 }

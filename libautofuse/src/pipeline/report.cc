@@ -256,7 +256,6 @@ void FillModelNodes(const model::Graph& g, const frontend::FusionResult& fusion,
     AddInputs(g, a, n);
 }
 
-
 void FillReport(const CompileResult& r, const Options& options, report::CompileReport* out) {
   out->Clear();
   out->set_tool_version(AF_VERSION_STRING);
