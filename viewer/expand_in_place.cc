@@ -11,10 +11,6 @@
 namespace af::viewer {
 namespace {
 
-constexpr double kPad = 8;    // frame around the ops (as the layered engine draws clusters)
-constexpr double kTop = 18;   // room for the frame's label
-constexpr double kArrow = 7;  // arrow head length
-
 // Where a point of the old picture goes: below the box's row down by dy, beside the box (in its
 // row) outwards by dx, above it nowhere.
 struct Shift {
@@ -87,8 +83,8 @@ std::optional<GraphLayout> ExpandInPlace(const GraphSpec& before, const GraphLay
   Inner in = LayOutMembers(after, cluster);
   if (in.members.empty() || !in.layout.ok()) return std::nullopt;
   const QRectF b = layout.nodes[static_cast<std::size_t>(box)];
-  const QSizeF frame_size(in.layout.bounds.width() + 2 * kPad,
-                          in.layout.bounds.height() + kTop + kPad);
+  const QSizeF frame_size(in.layout.bounds.width() + 2 * kClusterPad,
+                          in.layout.bounds.height() + kClusterTop + kClusterPad);
   Shift shift{b, std::max(0.0, (frame_size.width() - b.width()) / 2),
               std::max(0.0, frame_size.height() - b.height())};
   const QRectF frame(b.center().x() - frame_size.width() / 2, b.top(), frame_size.width(),
@@ -113,7 +109,7 @@ std::optional<GraphLayout> ExpandInPlace(const GraphSpec& before, const GraphLay
     out.clusters[c] = shift(r);
   }
   out.clusters[static_cast<std::size_t>(cluster)] = frame;
-  const QPointF origin = frame.topLeft() + QPointF(kPad, kTop);
+  const QPointF origin = frame.topLeft() + QPointF(kClusterPad, kClusterTop);
   for (std::size_t v = 0; v < after.nodes.size(); ++v) {
     if (const int k = in.local[v]; k >= 0) {
       out.nodes[v] = in.layout.nodes[static_cast<std::size_t>(k)].translated(origin);
@@ -155,7 +151,7 @@ std::optional<GraphLayout> ExpandInPlace(const GraphSpec& before, const GraphLay
       le.spline.front() = QPointF(from.center().x(), from.bottom());
     if (to_in && !le.spline.empty()) {
       le.arrow_tip = QPointF(to.center().x(), to.top());
-      le.spline.back() = le.arrow_tip - QPointF(0, kArrow);
+      le.spline.back() = le.arrow_tip - QPointF(0, kArrowLength);
     }
     out.edges[i] = std::move(le);
   }
@@ -166,7 +162,8 @@ std::optional<GraphLayout> ExpandInPlace(const GraphSpec& before, const GraphLay
     all = all.united(r);
   for (const QRectF& r : out.clusters)
     if (!r.isNull()) all = all.united(r);
-  out.bounds = all.united(layout.bounds).adjusted(-kPad, -kPad, kPad, kPad);
+  out.bounds =
+      all.united(layout.bounds).adjusted(-kClusterPad, -kClusterPad, kClusterPad, kClusterPad);
   out.ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   return out;
 }

@@ -207,8 +207,7 @@ int GraphPanel::groupOfKernel(int kernel) const {
   return -1;
 }
 
-void GraphPanel::updateModelControls(const RunPtr& run) {
-  const std::vector<ModelGraph> models = run ? ModelGraphs(*run) : std::vector<ModelGraph>();
+void GraphPanel::updateModelControls(const std::vector<ModelGraph>& models) {
   const bool show = model_ && !models.empty();
   {
     const QSignalBlocker block(model_box_);
@@ -332,9 +331,10 @@ void GraphPanel::refresh() {
       model_run_ = run->id;
       model_index_ = 0;
     }
-    updateModelControls(run);
     const std::vector<ModelGraph> models = ModelGraphs(*run);
-    const std::vector<ModelGroup> groups = ModelGroups(*run, model_index_, grouping_);
+    updateModelControls(models);
+    const std::vector<ModelGroup> groups =
+        ModelGroups(*run, models[static_cast<std::size_t>(model_index_)], grouping_);
     for (const auto& g : groups)
       group_kernel_.push_back(g.kernel);
     const QString ckey = collapseKey(run->id);
@@ -383,7 +383,7 @@ void GraphPanel::refresh() {
     key_ = QStringLiteral("run%1/k%2/%3").arg(run->id).arg(sel.kernel).arg(static_cast<int>(kind_));
     if (kind_ == GraphKind::kImpl) key_ += QStringLiteral("/c%1").arg(c);
   }
-  if (!model_) updateModelControls(run);
+  if (!model_) updateModelControls({});
   // The layout cache's key: the engine, then what is drawn (run, kernel, graph kind, case).
   spec_ms_ = static_cast<double>(request_timer_.nsecsElapsed()) / 1e6;
   const LayoutEngine engine = ChooseEngine(spec_, engine_);

@@ -88,7 +88,7 @@ class GraphPanel : public QWidget {
   void toggleCollapsed(int kernel);
   bool wantsModel(const Selection& sel) const;
   void updateLegend();
-  void updateModelControls(const RunPtr& run);
+  void updateModelControls(const std::vector<ModelGraph>& models);  // empty: hidden
   QString collapseKey(int run_id) const;
   int groupOfKernel(int kernel) const;
   void setBusy(bool busy);

@@ -403,8 +403,8 @@ GraphSpec GraphScene::SpecForModelGraph(const Run& run, int model, Grouping grou
                                         const QSet<int>& collapsed) {
   const std::vector<ModelGraph> models = ModelGraphs(run);
   if (model < 0 || static_cast<std::size_t>(model) >= models.size()) return {};
-  return SpecForModelGraph(run, models[static_cast<std::size_t>(model)],
-                           ModelGroups(run, model, grouping), grouping, collapsed);
+  const ModelGraph& m = models[static_cast<std::size_t>(model)];
+  return SpecForModelGraph(run, m, ModelGroups(run, m, grouping), grouping, collapsed);
 }
 
 GraphSpec GraphScene::SpecForModelGraph(const Run& run, const ModelGraph& m,

@@ -13,11 +13,8 @@ namespace {
 
 constexpr double kNodeSep = 18;      // horizontal gap between neighbours in a rank
 constexpr double kRankSep = 26;      // vertical gap between ranks
-constexpr double kClusterPad = 8;    // cluster frame around its members
-constexpr double kClusterTop = 18;   // room for the cluster's label
 constexpr int kSweeps = 4;           // barycenter sweeps (each down and up)
 constexpr int kMaxVirtualSpan = 48;  // longer edges are drawn straight, without rank points
-constexpr double kArrowLength = 7;
 
 // One entry of a rank: a spec node, or a point of a long edge (node = -1, edge >= 0).
 struct Slot {

@@ -14,6 +14,11 @@
 
 namespace af::viewer {
 
+// How a cluster frame is drawn around its members (expand_in_place.h draws the same frames).
+inline constexpr double kClusterPad = 8;   // frame around the members
+inline constexpr double kClusterTop = 18;  // room for the frame's label
+inline constexpr double kArrowLength = 7;  // an edge ends this far above its arrow tip
+
 // Same contract as LayoutGraph: rectangles in spec order, splines as cubic Beziers (straight
 // segments), clusters as the boxes around their members, bounds from (0, 0).
 GraphLayout LayeredLayout(const GraphSpec& spec);

@@ -64,10 +64,13 @@ std::vector<ModelGroup> KernelGroups(const Run& run, const ModelGraph& m) {
 }  // namespace
 
 std::vector<ModelGroup> ModelGroups(const Run& run, int model, Grouping grouping) {
-  std::vector<ModelGroup> out;
   const std::vector<ModelGraph> models = ModelGraphs(run);
-  if (model < 0 || static_cast<std::size_t>(model) >= models.size()) return out;
-  const ModelGraph& m = models[static_cast<std::size_t>(model)];
+  if (model < 0 || static_cast<std::size_t>(model) >= models.size()) return {};
+  return ModelGroups(run, models[static_cast<std::size_t>(model)], grouping);
+}
+
+std::vector<ModelGroup> ModelGroups(const Run& run, const ModelGraph& m, Grouping grouping) {
+  std::vector<ModelGroup> out;
   const report::CompileReport& rep = *run.report;
   if (grouping == Grouping::kOurs && rep.model_nodes_size() > 0) return KernelGroups(run, m);
   if (m.comparison == nullptr) return out;

@@ -43,5 +43,7 @@ std::vector<ModelGraph> ModelGraphs(const Run& run);
 // The groups of `grouping` on model `model` (ModelGraphs order). For ours on a front-end run the
 // group index equals the kernel index.
 std::vector<ModelGroup> ModelGroups(const Run& run, int model, Grouping grouping);
+// The same for a model of ModelGraphs(run) already at hand.
+std::vector<ModelGroup> ModelGroups(const Run& run, const ModelGraph& model, Grouping grouping);
 
 }  // namespace af::viewer
