@@ -795,6 +795,90 @@ inline void Price(const Model& m, CaseSolution* s, bool totals) {
   s->vec_repeats = total.repeats;
 }
 
+// The busiest core's cycles for one tile, split by what depends on the core count: per pipe, the
+// cycles of one outer iteration that do not depend on it (`per_iter`), its DMA bytes moved at
+// the small and the large rate (RateOf depends on block_dim), and the cycles run once per core
+// (`once`). Price's search path (no r_core, the tile dim an A dim) is then, for any tiles per
+// core k and block_dim: max over pipes of k x (per_iter + bytes / rate) + once + pipe head, plus
+// the op head. `ok` is false outside that path.
+struct TileParts {
+  bool ok = false;
+  double per_iter[kNumPipes] = {};
+  double small_bytes[kNumPipes] = {};  // MTE2 (loads) and MTE3 (stores) only
+  double large_bytes[kNumPipes] = {};
+  double once[kNumPipes] = {};
+  bool small_head = false;  // the largest load is below mte2_head_threshold
+};
+
+inline TileParts PartsOf(const Model& m, int64_t tile) {
+  const CaseParams& p = *m.p;
+  const PerfTable& t = *m.t;
+  TileParts r;
+  const Loops l = LoopsOf(m, tile);
+  if (p.r_core != 0 || l.tile_is_r) return r;
+  r.ok = true;
+  const Rates unit{DmaRate{1, 1}, DmaRate{1, 1}};
+  int64_t max_load_bytes = 0;
+  for (int i = 0; i < p.n_nodes; ++i) {
+    const PerfNode& n = p.nodes[i];
+    const bool dma = n.kind == kNodeLoad || n.kind == kNodeStore;
+    NodeCost c = CostOfNode(m, i, tile, unit, false);
+    if (n.kind == kNodeLoad) {
+      const int64_t b = HeadBlockBytes(m, i, tile, c.bytes);
+      if (b > max_load_bytes) max_load_bytes = b;
+    }
+    if (n.kind == kNodeScalar || n.once != 0) {
+      if (dma) return TileParts{};  // a DMA once per core: not in this form
+      r.once[c.pipe] += c.cycles;
+      continue;
+    }
+    double bytes = 0;
+    bool small = false;
+    if (dma && c.bytes > 0) {
+      // At unit rates the cycles are the bytes plus the rate-free rest.
+      const Dma& d = n.kind == kNodeLoad ? t.load : t.store;
+      bytes = static_cast<double>(c.bytes);
+      small = bytes < d.small_bytes;
+      c.cycles -= bytes;
+    }
+    int64_t m_full = 1;
+    if (n.when == kWhenVarying && n.kind != kNodeWsStore && n.kind != kNodeWsLoad) {
+      const int64_t sweeps = n.sweeps > 0 ? n.sweeps : 1;
+      m_full = sweeps * l.r_before;
+      if (n.skip_first != 0) m_full -= sweeps;
+      if (m_full < 0) m_full = 0;
+    }
+    const double times = static_cast<double>(m_full) * PieceShare(p, l, tile, n.part);
+    r.per_iter[c.pipe] += c.cycles * times;
+    (small ? r.small_bytes : r.large_bytes)[c.pipe] += bytes * times;
+  }
+  r.small_head = static_cast<double>(max_load_bytes) < t.mte2_head_threshold;
+  return r;
+}
+
+// The modelled cycles of TileParts at `tpb` tiles per core on `block_dim` cores (Price's search
+// path, up to rounding).
+inline double PartsCost(const PerfTable& t, const TileParts& r, int64_t tpb, int64_t block_dim) {
+  const auto bd = static_cast<double>(block_dim);
+  const DmaRate rl = RateOf(t.load, bd);
+  const DmaRate rs = RateOf(t.store, bd);
+  double worst = 0;
+  for (int k = 0; k < kNumPipes; ++k) {
+    double c = r.per_iter[k];
+    if (k == kPipeMte2) c += r.small_bytes[k] / rl.small + r.large_bytes[k] / rl.large;
+    if (k == kPipeMte3) c += r.small_bytes[k] / rs.small + r.large_bytes[k] / rs.large;
+    c = c * static_cast<double>(tpb) + r.once[k];
+    if (k == kPipeMte2) {
+      c += r.small_head ? t.mte2_head_small_k * bd + t.mte2_head_small_b
+                        : t.mte2_head_k * bd + t.mte2_head_b;
+    }
+    if (k == kPipeMte3) c += t.mte3_head;
+    if (k == kPipeVec && t.version == 1) c += t.vec_head;
+    if (c > worst) worst = c;
+  }
+  return worst + t.op_head * bd;
+}
+
 // ---- one point of the space ------------------------------------------------------------------
 
 inline bool EmptySpace(const CaseParams& p) {
@@ -992,6 +1076,167 @@ inline CaseSolution AxesReorderOnce(const Model& m, int64_t cores, int64_t ub_li
   return s;
 }
 
+// Tile refinement (ours; AutoFuse's AxesReorder stops at the steps above). The modelled cycles
+// are not monotone in the tile: strided rows' GM gaps (priced by gap mod 256), the DMA rate and
+// MTE2 head that step at a block size, the tail tile and the tiles per core all step with it, and
+// for a given tile the op head per core makes fewer cores with more tiles each the cheaper
+// choice. So the tile the steps above settle on can sit next to a much cheaper point
+// (transpose_sum 1030 x 1413: tile 2 on 47 cores at 48 860 cycles, tile 6 on 43 cores at
+// 29 189). From the best point a ladder of tiles is priced: the tile counts n - 1, n + 1, n / 2
+// and 2n around its own count n (each tile as even as the step allows), and the tiles where the
+// model itself steps: for each strided load or store the nearest tiles above and below whose GM
+// gap is a multiple of 256 bytes, for each load or store below the DMA's small-transfer size the
+// smallest tile that reaches it. Each candidate is priced once (PartsOf) and gets its best core
+// count (BestTpb); the search moves to the cheapest and repeats while that improves, at most
+// kRefineRounds times. Only the search path (no r_core, the tile dim an A dim) is refined.
+inline constexpr int kRefineRounds = 3;
+
+inline double SqrtOf(double v) {
+  if (v <= 0) return 0;
+  double x = v < 1 ? 1 : v;
+  for (int i = 0; i < 40; ++i) {
+    const double nx = 0.5 * (x + v / x);
+    if (nx >= x) break;
+    x = nx;
+  }
+  return x;
+}
+
+// The tiles per core (and so the core count) for `outer` outer iterations on at most `cores`
+// cores that PartsCost prices lowest, among the full spread and the counts around the optimum of
+// k x (cycles per tile) + op_head x outer / k. Returns the cost; `tpb_out`, `bd_out` the point.
+inline double BestTpb(const PerfTable& t, const TileParts& r, int64_t outer, int64_t cores,
+                      int64_t* tpb_out, int64_t* bd_out) {
+  const int64_t used = outer < cores ? outer : cores;
+  const int64_t k_full = CeilDiv(outer, used);
+  const int64_t bd_full = CeilDiv(outer, k_full);
+  double best = PartsCost(t, r, k_full, bd_full);
+  *tpb_out = k_full;
+  *bd_out = bd_full;
+  if (outer <= 1) return best;
+  const double x = PartsCost(t, r, k_full + 1, bd_full) - best;
+  if (x <= 0) return best;
+  const auto ks = static_cast<int64_t>(SqrtOf(t.op_head * static_cast<double>(outer) / x));
+  const int64_t cand[3] = {ks, ks + 1, 2 * ks + 1};
+  for (int64_t k : cand) {
+    if (k <= k_full) continue;
+    if (k > outer) k = outer;
+    const int64_t bd = CeilDiv(outer, k);
+    const int64_t tpb = CeilDiv(outer, bd);
+    const double c = PartsCost(t, r, tpb, bd);
+    if (c < best) {
+      best = c;
+      *tpb_out = tpb;
+      *bd_out = bd;
+    }
+  }
+  return best;
+}
+
+inline void RefineTile(const Model& m, int64_t cores, int64_t ub_limit, int64_t max_tile,
+                       CaseSolution* best) {
+  const CaseParams& p = *m.p;
+  if (!best->ok || max_tile < 1) return;
+  const PerfTable& t = *m.t;
+  // The search path prices a tile once for every core count (PartsOf); r_core and R tiles are
+  // priced by Evaluate on the full budget and on the best point's core count.
+  const bool parts_path = p.r_core == 0 && !m.loops.tile_is_r;
+  auto price = [&](int64_t tile, int64_t* bd_out) -> double {
+    if (parts_path) {
+      const TileParts parts = PartsOf(m, tile);
+      const Loops l = LoopsOf(m, tile);
+      int64_t tpb = 0;
+      return BestTpb(t, parts, l.a_before * l.tiles, cores, &tpb, bd_out);
+    }
+    double c = -1;
+    const int64_t budgets[2] = {cores, static_cast<int64_t>(best->block_dim)};
+    for (int b = 0; b < 2; ++b) {
+      if (b == 1 && budgets[1] == budgets[0]) break;
+      const CaseSolution s = Evaluate(m, tile, budgets[b], ub_limit);
+      if (s.ok && (c < 0 || s.cost < c)) {
+        c = s.cost;
+        *bd_out = budgets[b];
+      }
+    }
+    return c;
+  };
+  const int64_t d = TileExtent(p);
+  const int64_t step = TileStep(p);
+  auto fit = [&](int64_t tile) -> int64_t {
+    if (tile < 1) return 0;
+    if (tile % step != 0) tile = AlignUp(tile, step);
+    if (tile > d) tile = d;
+    return tile <= max_tile ? tile : 0;
+  };
+  double best_cost = best->cost;
+  int64_t best_tile = best->tile;
+  int64_t best_bd = best->block_dim;
+  for (int round = 0; round < kRefineRounds; ++round) {
+    const int64_t t0 = best_tile;
+    const int64_t n = CeilDiv(d, t0);
+    // Distinct candidates, at most kMaxCand (loads and stores mostly share their layouts).
+    constexpr int kMaxCand = 12;
+    int64_t cand[kMaxCand];
+    int nc = 0;
+    auto add = [&](int64_t tile) {
+      if (tile == 0 || nc == kMaxCand) return;
+      for (int k = 0; k < nc; ++k) {
+        if (cand[k] == tile) return;
+      }
+      cand[nc++] = tile;
+    };
+    if (parts_path) add(t0);  // its own best core count (round 0 only)
+    const Loops l0 = LoopsOf(m, t0);
+    const int64_t a = l0.a_before > 0 ? l0.a_before : 1;
+    const int64_t tpb = CeilDiv(a * l0.tiles, cores);
+    // n -/+ 1, n / 2, 2n, and the counts that give every core tpb or tpb + 1 tiles.
+    const int64_t counts[6] = {n - 1, n + 1,           CeilDiv(n, 2),
+                               2 * n, tpb * cores / a, (tpb + 1) * cores / a};
+    for (const int64_t c : counts)
+      add(c >= 1 ? fit(CeilDiv(d, c)) : 0);
+    for (int i = 0; i < p.n_nodes && nc < kMaxCand; ++i) {
+      const PerfNode& nd = p.nodes[i];
+      if ((nd.kind != kNodeLoad && nd.kind != kNodeStore) || m.node[i].tile_one) continue;
+      const int64_t unit = m.node[i].Real(1) * nd.esize;  // block bytes per tile element
+      if (unit <= 0) continue;
+      const Dma& dma = nd.kind == kNodeLoad ? t.load : t.store;
+      const auto small = static_cast<int64_t>(dma.small_bytes);
+      if (unit * t0 < small) add(fit(CeilDiv(small, unit)));
+      if (m.row_stride[i] > 0 && m.node[i].tile_run) {
+        // The row runs along the tile dim: gap = stride - tile x esize.
+        const int64_t gap = m.row_stride[i] * nd.esize - t0 * nd.esize;
+        const int64_t g = gap > 0 ? gap % 256 : 0;
+        if (g > 0 && g % nd.esize == 0) {
+          add(fit(t0 + g / nd.esize));
+          if ((256 - g) % nd.esize == 0) add(fit(t0 - (256 - g) / nd.esize));
+        }
+      }
+    }
+    int64_t next_tile = 0;
+    int64_t next_bd = 0;
+    for (int k = 0; k < nc; ++k) {
+      const int64_t tile = cand[k];
+      if (tile == 0 || (tile == t0 && round > 0) || UbBytes(m, tile, nullptr) > ub_limit) continue;
+      int64_t bd = 0;
+      const double c = price(tile, &bd);
+      if (c >= 0 && c < best_cost) {
+        best_cost = c;
+        next_tile = tile;
+        next_bd = bd;
+      }
+    }
+    if (next_tile == 0) break;
+    best_tile = next_tile;
+    best_bd = next_bd;
+  }
+  if (best_tile == best->tile && best_bd == best->block_dim) return;
+  CaseSolution s = Evaluate(m, best_tile, best_bd, ub_limit);
+  if (s.ok && s.cost < best->cost) {
+    s.binding = kBindSearch;
+    *best = s;
+  }
+}
+
 // AxesReorder: one pass with the configured trade-off; with --att_accuracy_level=1 the core-count
 // "gears" auto-tuning (AutoFuse's AutoTuning) re-solves with the trade-off on and thresholds
 // (0, 1) for a geometric ladder of core budgets (cores, cores/2, ... 1) and then refines around
@@ -1134,6 +1379,7 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
       }
     }
   }
+  RefineTile(m, cores, ub_limit, max_tile, &best);
   return best;
 }
 
@@ -1335,30 +1581,50 @@ inline int ChooseCaseWith(const CaseParams* cases, int n, const PerfTable& t, in
                           int forced, int forced_template, CaseSolution* best,
                           SolutionOf&& solution) {
   int max_templ = -1;
+  int top_score = -1;
   for (int i = 0; i < n; ++i) {
     if (cases[i].templ > max_templ) max_templ = cases[i].templ;
+    const int sc = TemplateScore(cases[i]);
+    if (sc > top_score) top_score = sc;
   }
   int chosen = -1;
   int chosen_score = 0;
-  for (int tp = 0; tp <= max_templ; ++tp) {
-    if (forced_template >= 0 && tp != forced_template) continue;
-    int in_t = -1;
-    CaseSolution bt;
-    for (int i = 0; i < n; ++i) {
-      if (cases[i].templ != tp || (forced >= 0 && i != forced)) continue;
-      const CaseSolution& s = solution(i);
-      if (!s.ok) continue;
-      if (in_t < 0 || Better(t, s, bt, ub_bytes)) {
-        in_t = i;
-        bt = s;
+  int chosen_tp = -1;
+  // Templates are visited by the best score any of their cases can reach, highest first, so the
+  // cases of a template that cannot beat the chosen one's score are never solved (the choice is
+  // the same as visiting them all in index order: ties go to the lower template index).
+  for (int bucket = top_score; bucket >= -1; --bucket) {
+    if (chosen >= 0 && bucket < chosen_score) break;
+    for (int tp = 0; tp <= max_templ; ++tp) {
+      if (forced_template >= 0 && tp != forced_template) continue;
+      int reach = -2;  // the template's best score among the cases the overrides allow
+      for (int i = 0; i < n; ++i) {
+        if (cases[i].templ != tp || (forced >= 0 && i != forced)) continue;
+        const int sc = TemplateScore(cases[i]);
+        if (sc > reach) reach = sc;
       }
-    }
-    if (in_t < 0) continue;
-    const int score = TemplateScore(cases[in_t]);
-    if (chosen < 0 || score > chosen_score || (score == chosen_score && bt.cost < best->cost)) {
-      chosen = in_t;
-      chosen_score = score;
-      *best = bt;
+      if (reach != bucket) continue;
+      int in_t = -1;
+      CaseSolution bt;
+      for (int i = 0; i < n; ++i) {
+        if (cases[i].templ != tp || (forced >= 0 && i != forced)) continue;
+        const CaseSolution& s = solution(i);
+        if (!s.ok) continue;
+        if (in_t < 0 || Better(t, s, bt, ub_bytes)) {
+          in_t = i;
+          bt = s;
+        }
+      }
+      if (in_t < 0) continue;
+      const int score = TemplateScore(cases[in_t]);
+      if (chosen < 0 || score > chosen_score ||
+          (score == chosen_score &&
+           (bt.cost < best->cost || (bt.cost == best->cost && tp < chosen_tp)))) {
+        chosen = in_t;
+        chosen_score = score;
+        chosen_tp = tp;
+        *best = bt;
+      }
     }
   }
   return chosen;
