@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
       }
       // Timings: the default solver per case and per kernel, repeated to be measurable, as a
       // generated tiling function runs it (no totals pass: only the compiler's report needs it).
-      constexpr int kReps = 200;
+      constexpr int kReps = 100;
       auto t0 = Clock::now();
       for (int r = 0; r < kReps; ++r) {
         for (int c = 0; c < n; ++c) {
