@@ -17,7 +17,7 @@
 #include "autofuse/support/error.h"
 #include "data_movement.h"
 #include "elementwise.h"
-#include "math.h"
+#include "math_ops.h"
 #include "reduce.h"
 #include "strided_counter.h"
 #include "value.h"

@@ -3,6 +3,7 @@
 // adv_api/activation (asc-devkit include/adv_api).
 #include "autofuse/ir/math_lowering.h"
 
+#include <algorithm>
 #include <map>
 
 namespace af::ir {
@@ -133,11 +134,8 @@ std::optional<std::vector<ApiCall>> MathLowering(OpCode code) {
 
 bool MathNeedsTmp(OpCode code) {
   const auto calls = MathLowering(code);
-  if (!calls) return false;
-  for (const auto& c : *calls) {
-    if (c.dst == kCallTmp || c.tmp_bytes) return true;
-  }
-  return false;
+  return calls && std::ranges::any_of(
+                      *calls, [](const ApiCall& c) { return c.dst == kCallTmp || c.tmp_bytes; });
 }
 
 }  // namespace af::ir

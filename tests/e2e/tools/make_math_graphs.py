@@ -45,7 +45,9 @@ class G:
 
 def unary():
     g = G("math_unary", "The 950 math set's unary ops and Gelu/LeakyRelu, fp32: out0 = sum of 21 ops "
-          "of x in (-0.9, 0.9), out1 = lgamma + digamma + log2 + log10 + acosh of y in (1, 3)")
+          "of x in (-0.9, 0.9), out1 = lgamma + digamma + log2 + log10 + acosh of y in (1, 3), "
+          "out2 = AutoFuse's api_regbase special functions of z in (0.05, 0.95) summed (Bessel "
+          "family, Ndtr, Ndtri, Erfinv, Erfcx)")
     x = g.data("x", 0)
     y = g.data("y", 1)
     ops = ["Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Atanh", "Erfc",
@@ -56,13 +58,19 @@ def unary():
     terms = [g.node("v_" + op.lower(), op, [y])
              for op in ["Lgamma", "Digamma", "Log2", "Log10", "Acosh"]]
     g.out("out1", 1, g.sum("s1", terms))
+    z = g.data("z", 2)
+    ops = ["BesselJ0", "BesselJ1", "BesselY0", "BesselY1", "ModifiedBesselI0", "ModifiedBesselI1",
+           "ModifiedBesselK0", "ModifiedBesselK1", "ScaledModifiedBesselK0",
+           "ScaledModifiedBesselK1", "SphericalBesselJ0", "Ndtr", "Ndtri", "Erfinv", "Erfcx"]
+    g.out("out2", 2, g.sum("s2", [g.node("f_" + op.lower(), op, [z]) for op in ops]))
     return g
 
 
 def binary():
     g = G("math_binary", "Binary/ternary math ops, fp32 a, b (a / b never near an integer), c, "
           "mask m and d with inf/nan: out0 = sum of 10 ops, out1 = (IsInf(d) xor IsFinite(d)) "
-          "or (Isnan(d) and not IsFinite(d)), out2 = the four *ToInt casts of a summed (int32)")
+          "or (Isnan(d) and not IsFinite(d)), out2 = the four *ToInt casts of a summed (int32), "
+          "out3 = (x & y | y) ^ ~x of int32 x, y")
     a = g.data("a", 0)
     b = g.data("b", 1)
     c = g.data("c", 2)
@@ -85,32 +93,16 @@ def binary():
     terms = [g.node("i_" + op.lower(), op, [a], "int32")
              for op in ["RoundToInt", "TruncToInt", "FloorToInt", "Ceil2Int"]]
     g.out("out2", 2, g.sum("s2", terms, "int32"), "int32")
-    return g
-
-
-def bitwise():
-    g = G("math_bitwise", "int32 bitwise ops: (x & y | y) ^ ~x")
-    x = g.data("x", 0, "int32")
-    y = g.data("y", 1, "int32")
+    x = g.data("x", 5, "int32")
+    y = g.data("y", 6, "int32")
     a = g.node("w_and", "BitwiseAnd", [x, y], "int32")
     o = g.node("w_or", "BitwiseOr", [a, y], "int32")
     n = g.node("w_not", "BitwiseNot", [x], "int32")
-    g.out("out0", 0, g.node("w_xor", "BitwiseXor", [o, n], "int32"), "int32")
-    return g
-
-
-def special():
-    g = G("math_special", "AutoFuse's api_regbase special functions, fp32 x in (0.05, 0.95): "
-          "out0 = sum of the 15 (Bessel family, Ndtr, Ndtri, Erfinv, Erfcx)")
-    x = g.data("x", 0)
-    ops = ["BesselJ0", "BesselJ1", "BesselY0", "BesselY1", "ModifiedBesselI0", "ModifiedBesselI1",
-           "ModifiedBesselK0", "ModifiedBesselK1", "ScaledModifiedBesselK0",
-           "ScaledModifiedBesselK1", "SphericalBesselJ0", "Ndtr", "Ndtri", "Erfinv", "Erfcx"]
-    g.out("out0", 0, g.sum("s0", [g.node("f_" + op.lower(), op, [x]) for op in ops]))
+    g.out("out3", 3, g.node("w_xor", "BitwiseXor", [o, n], "int32"), "int32")
     return g
 
 
 out = sys.argv[1]
-for g in (unary(), binary(), bitwise(), special()):
+for g in (unary(), binary()):
     with open(os.path.join(out, g.name + ".graph.txt"), "w") as f:
         f.write(g.text())

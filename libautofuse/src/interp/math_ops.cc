@@ -1,7 +1,7 @@
 // The math op set: float ops computed in double and rounded once into the output dtype, integer
 // (bitwise) ops in int64 and wrapped, predicates as 0/1. The semantics each op follows are the
 // PyTorch / C ones named in docs/ir.md ("The math op set").
-#include "math.h"
+#include "math_ops.h"
 
 #include <algorithm>
 #include <array>
