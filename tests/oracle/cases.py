@@ -191,6 +191,52 @@ def cat_many(*xs):  # more inputs than the UB concat takes: one store per input
     return torch.abs(torch.cat(xs, 1))
 
 
+# The math set (issue 22): one case per aten family, every op of it fused into one kernel.
+def math_trig(x):  # x in (-0.9, 0.9)
+    return (torch.sin(x) + torch.cos(x) + torch.tan(x) + torch.asin(x) + torch.acos(x) +
+            torch.atan(x) + torch.sinh(x) + torch.cosh(x) + torch.asinh(x) + torch.atanh(x))
+
+
+def math_exp_log(x, y):  # y > 0.5
+    return (torch.exp2(x) + torch.expm1(x) + torch.log2(y) + torch.log10(y) + torch.log1p(y) +
+            torch.erfc(x) + torch.lgamma(y) + torch.acosh(y + 1.0) + torch.hypot(x, y))
+
+
+def math_rounding(x, y):  # y away from 0, x / y never near an integer
+    return (torch.floor(x) + torch.ceil(x) + torch.round(x) + torch.trunc(x) +
+            torch.floor_divide(x, y) + torch.remainder(x, y) + torch.fmod(x, y) +
+            torch.div(x, y, rounding_mode="floor") + torch.div(x, y, rounding_mode="trunc"))
+
+
+def math_predicates(x):  # x holds nan and +-inf; where with scalars (aten.scalar_tensor)
+    z = torch.where(torch.isnan(x), 0.0, x)
+    z = torch.where(torch.isinf(z), -1.0, z)
+    return z, torch.isinf(x) | torch.isnan(x)
+
+
+def math_activations(x, m):
+    return (F.leaky_relu(x, 0.2) + F.gelu(x, approximate="tanh") + torch.clamp(x, -0.5, 0.7)
+            + x.masked_fill(m, 3.0))
+
+
+def math_bitwise(a, b):
+    return (a & b) | b, a ^ b
+
+
+def _away_from_int(n, m):
+    y = (torch.rand(n, m) * 1.5 + 0.5) * torch.where(torch.rand(n, m) < 0.5, -1.0, 1.0)
+    q = torch.randint(-4, 5, (n, m)) + torch.rand(n, m) * 0.6 + 0.2
+    return [y * q, y]
+
+
+def _specials(n, m):
+    x = randn(n, m)
+    x[::3, ::2] = float("nan")
+    x[1::3, ::5] = float("inf")
+    x[2::3, 1::4] = -float("inf")
+    return [x]
+
+
 CASES = {
     "abs_add_relu_casts": (abs_add_relu_casts,
                            lambda: [randn(192, 128, dtype=torch.float16),
@@ -249,6 +295,14 @@ CASES = {
     "rotary_qk_fused": (rotary_qk, lambda: [randn(2, 3, 7, 32), randn(2, 3, 7, 32), randn(7, 32),
                                             randn(7, 32)]),
     "cat_many_fused": (cat_many, lambda: [randn(4, 3 if k % 2 else 5) for k in range(50)]),
+    "math_trig": (math_trig, lambda: [torch.rand(29, 67) * 1.8 - 0.9]),
+    "math_exp_log": (math_exp_log, lambda: [torch.rand(23, 71) * 2 - 1,
+                                            torch.rand(23, 71) * 3 + 0.5]),
+    "math_rounding": (math_rounding, lambda: _away_from_int(17, 53)),
+    "math_predicates": (math_predicates, lambda: _specials(19, 41)),
+    "math_activations": (math_activations, lambda: [randn(13, 97), torch.rand(13, 97) < 0.5]),
+    "math_bitwise": (math_bitwise, lambda: [torch.randint(-1000, 1000, (11, 37), dtype=torch.int32),
+                                            torch.randint(-1000, 1000, (11, 37), dtype=torch.int32)]),
 }
 
 # `afc run --flags` per case (default: none). The *_fused cases enable the data-movement passes
@@ -282,4 +336,13 @@ EXPECT_FUSED = {
     "matmul_epilogue": ["add", "relu"],
     "permute_read": ["permute"],
     "permute_add": ["permute"],
+    "gelu_tanh": ["gelu"],
+    "math_trig": ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "atanh"],
+    "math_exp_log": ["exp2", "expm1", "log2", "log10", "log1p", "erfc", "lgamma", "acosh",
+                     "hypot"],
+    "math_rounding": ["floor", "ceil", "round", "trunc", "floor_divide", "remainder", "fmod",
+                      "div"],
+    "math_predicates": ["isnan", "isinf", "where", "scalar_tensor", "bitwise_or"],
+    "math_activations": ["leaky_relu", "gelu", "clamp", "masked_fill"],
+    "math_bitwise": ["bitwise_and", "bitwise_or", "bitwise_xor"],
 }

@@ -101,3 +101,14 @@ struct DiffOptions {
 int RunDiff(const DiffOptions& opts);
 
 }  // namespace af::cli
+
+namespace af::cli {
+
+// `afc ops`: the op registry as one profile sees it (issue 22).
+struct OpsOptions {
+  std::string soc = "ascend910b";
+  bool json = false;
+};
+int RunOps(const OpsOptions& opts);
+
+}  // namespace af::cli

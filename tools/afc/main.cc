@@ -23,6 +23,7 @@ struct Commands {
   af::cli::OptOptions opt;
   af::cli::EstimateOptions estimate;
   af::cli::DiffOptions diff;
+  af::cli::OpsOptions ops;
   CLI::App* cmd_inspect = nullptr;
   CLI::App* cmd_convert = nullptr;
   CLI::App* cmd_compile = nullptr;
@@ -32,6 +33,7 @@ struct Commands {
   CLI::App* cmd_opt = nullptr;
   CLI::App* cmd_estimate = nullptr;
   CLI::App* cmd_diff = nullptr;
+  CLI::App* cmd_ops = nullptr;
 };
 
 void AddHelpFlags(CLI::App& app) {
@@ -152,6 +154,12 @@ void AddPipelineCommands(CLI::App& app, Commands& c) {
   c.cmd_estimate = app.add_subcommand(
       "estimate", "Modeled time of the fused kernels against the same ops one per kernel");
   AddCommon(c.cmd_estimate, c.estimate.common);
+
+  c.cmd_ops = app.add_subcommand(
+      "ops", "The registered AscIR ops for a profile: inputs, outputs, dtypes, support");
+  c.cmd_ops->add_option("--soc", c.ops.soc,
+                        "Hardware profile: ascend910b | ascend910_93 | ascend950");
+  c.cmd_ops->add_flag("--json", c.ops.json, "Machine-readable output on stdout");
 }
 
 // Runs the parsed subcommand; every error about input is exit code 2 with a message.
@@ -166,6 +174,7 @@ int Dispatch(const Commands& c) {
     if (c.cmd_opt->parsed()) return af::cli::RunOpt(c.opt);
     if (c.cmd_diff->parsed()) return af::cli::RunDiff(c.diff);
     if (c.cmd_export->parsed()) return af::cli::RunExport(c.exp);
+    if (c.cmd_ops->parsed()) return af::cli::RunOps(c.ops);
   } catch (const af::InputError& e) {
     std::cerr << "afc: " << e.what() << "\n";
     return 2;

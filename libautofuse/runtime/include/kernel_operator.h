@@ -4,6 +4,7 @@
 // See docs/runtime.md for what is implemented, checked and counted.
 #pragma once
 
+#include "af_cpu/autofuse_api.h"
 #include "af_cpu/config.h"
 #include "af_cpu/context.h"
 #include "af_cpu/data_copy.h"
@@ -20,5 +21,6 @@
 #include "af_cpu/vec_cmpsel.h"
 #include "af_cpu/vec_common.h"
 #include "af_cpu/vec_gather.h"
+#include "af_cpu/vec_math.h"
 #include "af_cpu/vec_reduce.h"
 #include "af_cpu/vec_reduce_pattern.h"

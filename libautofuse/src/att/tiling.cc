@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "autofuse/ir/math_lowering.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/support/error.h"
 
@@ -102,6 +103,45 @@ int32_t CastApi(ir::DType from, ir::DType to) {
   if (f_half && to == ir::DType::kFloat32) return af_tiling::kApiCastF16F32;
   if (from == ir::DType::kFloat32 && t_half) return af_tiling::kApiCastF32F16;
   return af_tiling::kApiCastOther;
+}
+
+std::optional<std::vector<ir::ApiCall>> MathCalls(const ir::Node& n) {
+  const ir::OpDef* op = ir::FindOp(n.type);
+  return op == nullptr ? std::nullopt : ir::MathLowering(op->code);
+}
+
+// The cost row of one call of a math lowering.
+int32_t MathApi(const std::string& api) {
+  static const std::map<std::string, int32_t> m = {{"Muls", af_tiling::kApiMuls},
+                                                   {"Adds", af_tiling::kApiAdds},
+                                                   {"Exp", af_tiling::kApiExp},
+                                                   {"Ln", af_tiling::kApiLn},
+                                                   {"Mul", af_tiling::kApiMul},
+                                                   {"Add", af_tiling::kApiAdd},
+                                                   {"Sub", af_tiling::kApiSub},
+                                                   {"Div", af_tiling::kApiDiv},
+                                                   {"Max", af_tiling::kApiMax},
+                                                   {"Min", af_tiling::kApiMin},
+                                                   {"DataCopy", af_tiling::kApiCopy},
+                                                   {"Cast", af_tiling::kApiCastOther},
+                                                   {"LeakyRelu", af_tiling::kApiLeakyRelu},
+                                                   {"Floor", af_tiling::kApiRounding},
+                                                   {"Ceil", af_tiling::kApiRounding},
+                                                   {"Round", af_tiling::kApiRounding},
+                                                   {"Trunc", af_tiling::kApiRounding},
+                                                   {"BitwiseAnd", af_tiling::kApiBitwise},
+                                                   {"BitwiseOr", af_tiling::kApiBitwise},
+                                                   {"BitwiseXor", af_tiling::kApiBitwise},
+                                                   {"BitwiseNot", af_tiling::kApiBitwise},
+                                                   {"IsNan", af_tiling::kApiClassify},
+                                                   {"IsInf", af_tiling::kApiClassify},
+                                                   {"IsFinite", af_tiling::kApiClassify},
+                                                   {"LogicalXor", af_tiling::kApiClassify},
+                                                   {"LogicalAnd", af_tiling::kApiClassify},
+                                                   {"LogicalOr", af_tiling::kApiClassify},
+                                                   {"LogicalNot", af_tiling::kApiClassify}};
+  const auto it = m.find(api);
+  return it == m.end() ? af_tiling::kApiAdvMath : it->second;
 }
 
 bool IsCompare(const std::string& t) {
@@ -243,8 +283,18 @@ class PerfNodeBuilder {
         const int32_t es = std::max(base.esize, static_cast<int32_t>(ir::DTypeBytes(from)));
         Vec(base, CastApi(from, to), es, base.one_mask);
       }
-    } else if (IsCompare(node.type) || node.type == "Where" || node.type == "Select") {
+    } else if (IsCompare(node.type) || node.type == "Where" || node.type == "Select" ||
+               node.type == "MaskedFill") {
       CompareNodes(i, base);
+    } else if (const auto calls = MathCalls(node)) {
+      // One vector call per AscendC call of the op's lowering (ir/math_lowering.h).
+      int32_t es = base.esize;
+      for (const auto& in : node.inputs) {
+        es = std::max(es, static_cast<int32_t>(
+                              ir::DTypeBytes(g_.nodes[in.node].outputs.at(in.output).dtype)));
+      }
+      for (const auto& c : *calls)
+        Vec(base, MathApi(c.api), es, base.one_mask);
     } else if (ir::IsReduceOp(node.type)) {
       ReduceNodes(i, base);
     } else {
@@ -758,14 +808,21 @@ std::string Num(double v) {
 }
 
 const char* ApiName(int32_t api) {
-  static const char* const kNames[af_tiling::kNumApis] = {
+  static const char* const kNames[af_tiling::kApiReduceProd + 1] = {
       "none",       "Abs",       "Add",       "Adds",      "Sub",        "Mul",
       "Muls",       "Div",       "Max",       "Maxs",      "Min",        "Mins",
       "Exp",        "Ln",        "Sqrt",      "Rsqrt",     "Reciprocal", "Relu",
       "Sigmoid",    "Tanh",      "Erf",       "Sign",      "Power",      "Cast16to32",
       "Cast32to16", "CastOther", "Compare",   "Select",    "Duplicate",  "Brcb",
       "Copy",       "Gather",    "ReduceSum", "ReduceMax", "ReduceMin",  "ReduceProd"};
-  return api >= 0 && api < af_tiling::kNumApis ? kNames[api] : "?";
+  // The issue-22 rows after them.
+  static const char* const kMathNames[af_tiling::kNumApis - af_tiling::kApiReduceProd - 1] = {
+      "AdvMath", "Rounding", "Bitwise", "Classify", "LeakyRelu"};
+  if (api >= 0 && api <= af_tiling::kApiReduceProd) return kNames[api];
+  if (api > af_tiling::kApiReduceProd && api < af_tiling::kNumApis) {
+    return kMathNames[api - af_tiling::kApiReduceProd - 1];
+  }
+  return "?";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "af_tiling/elementwise.h"
 #include "autofuse/codegen/codegen.h"
 #include "autofuse/ir/data_movement.h"
+#include "autofuse/ir/math_lowering.h"
 #include "autofuse/ir/op_registry.h"
 #include "codegen_internal.h"
 #include "loop_nest.h"
@@ -1394,6 +1395,12 @@ class KernelWriter {
     const std::string ty = CType(t.dtype);
     Line("// [" + std::to_string(i) + "] " + SafeComment(n.name) + " : " + SafeComment(n.type));
     if (n.type == "Data" || n.type == "Output") return;
+    if (const ir::OpDef* def = ir::FindOp(n.type);
+        def != nullptr && !def->codegen_refusal.empty()) {
+      throw CodegenError(def->codegen_refusal, "codegen has no AscendC lowering for op " +
+                                                   SafeComment(n.type) + " (node '" +
+                                                   SafeComment(n.name) + "')");
+    }
     if (n.type == "Scalar") {
       Alloc(i, ty);
       Line("Duplicate(" + Var(i) + ", " + ScalarOf(ty, NumberLiteral(n)) +
@@ -1488,7 +1495,9 @@ class KernelWriter {
     Alloc(i, ty);
     const std::string cnt = "static_cast<int32_t>(" + Count(t) + ")";
     auto in = [&](std::size_t s) { return Var(n.inputs.at(s).node); };
-    if (n.type == "Cast") {
+    if (const auto calls = ir::MathLowering(ir::FindOp(n.type)->code)) {
+      EmitMathCalls(i, *calls, ty, cnt);
+    } else if (n.type == "Cast") {
       const ir::DType from = s_.graph.nodes[n.inputs[0].node].outputs[0].dtype;
       // bool is stored as uint8 (0/1): bool -> uint8 is a copy (found by the soak; uint8 -> bool
       // became x != 0 in normalize's split_casts).
@@ -1513,7 +1522,8 @@ class KernelWriter {
     } else if (BinaryApis().contains(n.type)) {
       Line(BinaryApis().at(n.type) + "(" + Var(i) + ", " + in(0) + ", " + in(1) + ", " + cnt +
            ");");
-    } else if (CompareModes().contains(n.type) || n.type == "Where" || n.type == "Select") {
+    } else if (CompareModes().contains(n.type) || n.type == "Where" || n.type == "Select" ||
+               n.type == "MaskedFill") {
       EmitCompareOrSelect(i, ty);
     } else {
       throw CodegenError("UNSUPPORTED_OP", "codegen has no AscendC lowering for op " +
@@ -1522,6 +1532,80 @@ class KernelWriter {
     }
     Line("PipeBarrier<PIPE_V>();");
     FreeDeadInputs(i);
+  }
+
+  // The calls of a math-set op (ir/math_lowering.h), over the node's block: tensor operands are
+  // the node's inputs, its result (in place) or the math work tensor.
+  void EmitMathCalls(int i, const std::vector<ir::ApiCall>& calls, const std::string& ty,
+                     const std::string& cnt) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::DType in0 = s_.graph.nodes[n.inputs.at(0).node].outputs.at(0).dtype;
+    if ((n.type == "Remainder" || n.type == "Mod") && !ir::IsFloat(in0)) {
+      throw CodegenError("UNSUPPORTED_DTYPE", "'" + SafeComment(n.name) +
+                                                  "': " + SafeComment(n.type) +
+                                                  " lowers through Div and Floor (half or float)");
+    }
+    const bool tmp = ir::MathNeedsTmp(ir::FindOp(n.type)->code);
+    if (tmp) {
+      Line("{");
+      ++in_;
+      Line("LocalTensor<" + ty + "> mtmp = " + Buf(s_.work.math_tmp).Name() + ".Get<" + ty +
+           ">();");
+      bool bytes = false;
+      for (const auto& c : calls)
+        bytes = bytes || c.tmp_bytes;
+      if (bytes) Line("LocalTensor<uint8_t> mtmp8 = mtmp.ReinterpretCast<uint8_t>();");
+    }
+    auto operand = [&](int k, bool as_bool) {
+      const std::string v = k == ir::kCallDst ? Var(i)
+                            : k == ir::kCallTmp
+                                ? std::string("mtmp")
+                                : Var(n.inputs.at(static_cast<std::size_t>(k)).node);
+      return as_bool ? v + ".ReinterpretCast<bool>()" : v;
+    };
+    for (std::size_t k = 0; k < calls.size(); ++k) {
+      const ir::ApiCall& c = calls[k];
+      std::string args = operand(c.dst, c.bool_dst);
+      for (const int src : c.srcs)
+        args += ", " + operand(src, c.bool_srcs);
+      if (c.tmp_bytes) args += ", mtmp8";
+      if (!c.round_mode.empty()) args += ", RoundMode::" + c.round_mode;
+      if (!c.scalar.empty()) args += ", " + ScalarOf(ty, MathScalar(n, c.scalar));
+      const std::string count =
+          c.api == "DataCopy" ? "static_cast<uint32_t>(" + Count(n.outputs.at(0)) + ")" : cnt;
+      Line(c.api + "(" + args + ", " + count + ");");
+      if (k + 1 < calls.size()) Line("PipeBarrier<PIPE_V>();");
+    }
+    if (tmp) {
+      --in_;
+      Line("}");
+    }
+  }
+
+  // A scalar operand of a math call: a number, or a numeric attribute of the node.
+  static std::string MathScalar(const Node& n, const std::string& s) {
+    if (s.rfind("attr:", 0) != 0) return "(" + s + ")";
+    const std::string key = s.substr(5);
+    const ir::AttrValue* v = n.FindAttr(key);
+    double d = 0;
+    if (const auto* f = v == nullptr ? nullptr : std::get_if<double>(v)) {
+      d = *f;
+    } else if (const auto* iv = v == nullptr ? nullptr : std::get_if<std::int64_t>(v)) {
+      d = static_cast<double>(*iv);
+    } else if (const auto* str = v == nullptr ? nullptr : std::get_if<std::string>(v)) {
+      char* end = nullptr;
+      d = std::strtod(str->c_str(), &end);
+      if (end == str->c_str() || *end != '\0') v = nullptr;
+    } else {
+      v = nullptr;
+    }
+    if (v == nullptr || d != d) {
+      throw CodegenError("BAD_ATTR", "'" + SafeComment(n.name) + "': attribute '" +
+                                         SafeComment(key) + "' is missing or not a number");
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "(%.17g)", d);
+    return buf;
   }
 
   // Comparisons (bool out) and Where/Select. AscendC Compare writes a bit mask and Select reads
@@ -1533,9 +1617,12 @@ class KernelWriter {
     const ir::Tensor& t = n.outputs.at(0);
     const auto& mask = Buf(s_.work.cmp_mask);
     const auto& hbuf = Buf(s_.work.cmp_half);
-    auto in = [&](std::size_t k) { return Var(n.inputs.at(k).node); };
+    // MaskedFill(x, mask, value) is Where(mask, value, x).
+    const bool fill = n.type == "MaskedFill";
+    auto slot = [fill](std::size_t k) -> std::size_t { return fill ? (k + 1) % 3 : k; };
+    auto in = [&](std::size_t k) { return Var(n.inputs.at(slot(k)).node); };
     auto in_type = [&](std::size_t k) {
-      return s_.graph.nodes[n.inputs.at(k).node].outputs.at(0).dtype;
+      return s_.graph.nodes[n.inputs.at(slot(k)).node].outputs.at(0).dtype;
     };
     Line("{");
     ++in_;

@@ -40,6 +40,28 @@ const std::map<std::string, Fn>& UnaryFns() {
        }},
       {"silu", [](double x) { return x / (1.0 + std::exp(-x)); }},
       {"square", [](double x) { return x * x; }},
+      {"sin", [](double x) { return std::sin(x); }},
+      {"cos", [](double x) { return std::cos(x); }},
+      {"tan", [](double x) { return std::tan(x); }},
+      {"asin", [](double x) { return std::asin(x); }},
+      {"acos", [](double x) { return std::acos(x); }},
+      {"atan", [](double x) { return std::atan(x); }},
+      {"sinh", [](double x) { return std::sinh(x); }},
+      {"cosh", [](double x) { return std::cosh(x); }},
+      {"asinh", [](double x) { return std::asinh(x); }},
+      {"acosh", [](double x) { return std::acosh(x); }},
+      {"atanh", [](double x) { return std::atanh(x); }},
+      {"erfc", [](double x) { return std::erfc(x); }},
+      {"lgamma", [](double x) { return std::lgamma(x); }},
+      {"floor", [](double x) { return std::floor(x); }},
+      {"ceil", [](double x) { return std::ceil(x); }},
+      {"round", [](double x) { return std::nearbyint(x); }},
+      {"trunc", [](double x) { return std::trunc(x); }},
+      {"log2", [](double x) { return std::log2(x); }},
+      {"log10", [](double x) { return std::log10(x); }},
+      {"exp2", [](double x) { return std::exp2(x); }},
+      {"expm1", [](double x) { return std::expm1(x); }},
+      {"log1p", [](double x) { return std::log1p(x); }},
   };
   return unary;
 }
@@ -95,10 +117,51 @@ void EvalBinary(const Ctx& c) {
       if (mode == "trunc") return std::trunc(q);
       return q;
     }
+    if (name == "remainder") {
+      const double r = std::fmod(x[0], x[1]);
+      return (r != 0 && ((r < 0) != (x[1] < 0))) ? r + x[1] : r;
+    }
+    if (name == "fmod") return std::fmod(x[0], x[1]);
+    if (name == "floor_divide") return std::floor(x[0] / x[1]);
+    if (name == "hypot") return std::hypot(x[0], x[1]);
+    if (name.rfind("bitwise_", 0) == 0) {
+      const auto p = static_cast<std::int64_t>(x[0]);
+      const auto q = static_cast<std::int64_t>(x[1]);
+      return static_cast<double>(name == "bitwise_and"  ? (p & q)
+                                 : name == "bitwise_or" ? (p | q)
+                                                        : (p ^ q));
+    }
     if (name == "maximum") return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::max(x[0], x[1]);
     if (name == "minimum") return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::min(x[0], x[1]);
     return std::pow(x[0], x[1]);
   }));
+}
+
+void EvalLeakyRelu(const Ctx& c) {
+  double slope = 0.01;
+  if (const Arg* a = ArgAt(c.node(), 1, "negative_slope"); a != nullptr)
+    slope = NumberOf(*a).value_or(0.01);
+  const DType out_dt = c.out_dt();
+  c.Set(0, c.Map({c.Operand(0, "self")}, out_dt, out_dt,
+                 [&](const auto& a) { return a[0] < 0 ? a[0] * slope : a[0]; }));
+}
+
+void EvalScalarTensor(const Ctx& c) {
+  T t = c.Operand(0, "s");
+  t.dt = c.out_dt();
+  for (double& x : t.v)
+    x = RoundTo(x, t.dt);
+  c.Set(0, t);
+}
+
+void EvalPredicate(const Ctx& c) {
+  const std::string& name = c.name();
+  c.Set(0,
+        c.Map({c.Operand(0, "self")}, DType::kFloat64, DType::kBool, [&](const auto& x) -> double {
+          if (name == "isnan") return std::isnan(x[0]);
+          if (name == "isinf") return std::isinf(x[0]);
+          return std::isfinite(x[0]);
+        }));
 }
 
 void EvalLogicalNot(const Ctx& c) {

@@ -85,6 +85,9 @@ class Ctx {
 // pointwise (eval_pointwise.cc)
 void EvalUnary(const Ctx& c);  // abs, neg, exp, ..., silu, square
 void EvalGelu(const Ctx& c);
+void EvalPredicate(const Ctx& c);  // isfinite, isinf, isnan
+void EvalLeakyRelu(const Ctx& c);
+void EvalScalarTensor(const Ctx& c);
 void EvalCompare(const Ctx& c);
 void EvalBinary(const Ctx& c);
 void EvalLogicalNot(const Ctx& c);  // logical_not, bitwise_not

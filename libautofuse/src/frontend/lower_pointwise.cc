@@ -23,6 +23,30 @@ const std::map<std::string, std::string>& UnaryOps() {
       {"tanh", "Tanh"},
       {"erf", "Erf"},
       {"sign", "Sign"},
+      // the math set (issue 22)
+      {"sin", "Sin"},
+      {"cos", "Cos"},
+      {"tan", "Tan"},
+      {"asin", "Asin"},
+      {"acos", "Acos"},
+      {"atan", "Atan"},
+      {"sinh", "Sinh"},
+      {"cosh", "Cosh"},
+      {"asinh", "Asinh"},
+      {"acosh", "Acosh"},
+      {"atanh", "Atanh"},
+      {"erfc", "Erfc"},
+      {"lgamma", "Lgamma"},
+      {"digamma", "Digamma"},
+      {"floor", "Floor"},
+      {"ceil", "Ceil"},
+      {"round", "Round"},
+      {"trunc", "Trunc"},
+      {"log2", "Log2"},
+      {"log10", "Log10"},
+      {"exp2", "Exp2"},
+      {"expm1", "Expm"},
+      {"log1p", "Log1p"},
   };
   return m;
 }
@@ -31,6 +55,16 @@ const std::map<std::string, std::string>& BinaryOps() {
       {"add", "Add"},         {"sub", "Sub"},         {"mul", "Mul"},
       {"div", "Div"},         {"true_divide", "Div"}, {"maximum", "Maximum"},
       {"minimum", "Minimum"}, {"pow", "Pow"},         {"rsub", "Sub"},
+  };
+  return m;
+}
+// The math set's binary ops (issue 22).
+const std::map<std::string, std::string>& MathBinaryOps() {
+  static const std::map<std::string, std::string> m = {
+      {"remainder", "Remainder"},    {"fmod", "Fmod"},
+      {"floor_divide", "FloorDiv"},  {"hypot", "Hypot"},
+      {"bitwise_and", "BitwiseAnd"}, {"bitwise_or", "BitwiseOr"},
+      {"bitwise_xor", "BitwiseXor"},
   };
   return m;
 }
@@ -119,8 +153,25 @@ void Lowerer::LowerBinary(const model::Node& n) {
   const DType out = ot.dtype;
   const DType cd = Compute(out);
   const auto& shape = ot.shape;
-  if (n.Kwarg("rounding_mode") != nullptr && !n.Kwarg("rounding_mode")->IsNone())
-    throw LowerError("UNSUPPORTED_OP", n.name + ": div with a rounding mode is not lowered");
+  std::string type = BinaryOps().contains(name) ? BinaryOps().at(name) : MathBinaryOps().at(name);
+  if (n.Kwarg("rounding_mode") != nullptr && !n.Kwarg("rounding_mode")->IsNone()) {
+    const std::string mode = StringArg(n.Kwarg("rounding_mode"), "");
+    if (mode != "floor" && mode != "trunc")
+      throw LowerError("UNSUPPORTED_ARG", n.name + ": div rounding_mode '" + mode + "'");
+    type = mode == "floor" ? "FloorDiv" : "TruncDiv";
+    if (!ir::IsFloat(out))
+      throw LowerError("UNSUPPORTED_DTYPE", n.name + ": integer division is not lowered");
+  }
+  if (name.rfind("bitwise_", 0) == 0 && out == DType::kBool) {
+    if (name == "bitwise_xor") {
+      type = "LogicalXor";
+    } else {
+      type = name == "bitwise_and" ? "LogicalAnd" : "LogicalOr";
+    }
+    values_[n.outputs[0]] = Pointwise(n, type, {OperandAt(n, 0, "self"), OperandAt(n, 1, "other")},
+                                      DType::kBool, DType::kBool, shape);
+    return;
+  }
   if (name == "div" && !ir::IsFloat(out))
     throw LowerError("UNSUPPORTED_DTYPE", n.name + ": integer division is not lowered");
   Operand a = OperandAt(n, 0, "self");
@@ -158,7 +209,25 @@ void Lowerer::LowerBinary(const model::Node& n) {
     }
   }
   if (rsub) std::swap(ea, eb);
-  values_[n.outputs[0]] = Elementwise(n, BinaryOps().at(name), {ea, eb}, cd, shape);
+  values_[n.outputs[0]] = Elementwise(n, type, {ea, eb}, cd, shape);
+}
+
+void Lowerer::LowerScalarTensor(const model::Node& n) {
+  const Arg* a = ArgAt(n, 0, "s");
+  const auto v = a == nullptr ? std::nullopt : model::NumberOf(*a);
+  if (!v) throw LowerError("UNSUPPORTED_ARG", n.name + ": scalar_tensor of a non-number");
+  values_[n.outputs[0]] = Scalar(*v, Compute(OutType(n).dtype));
+}
+
+void Lowerer::LowerPredicate(const model::Node& n) {
+  static const std::map<std::string, std::string> m = {
+      {"isfinite", "IsFinite"}, {"isinf", "IsInf"}, {"isnan", "Isnan"}};
+  const auto& ot = OutType(n);
+  const Operand x = OperandAt(n, 0, "self");
+  if (x.scalar) throw LowerError("UNSUPPORTED_ARG", n.name + ": scalar operand");
+  const DType in = TypeOf(x.value).dtype;
+  if (!ir::IsFloat(in)) throw LowerError("UNSUPPORTED_DTYPE", n.name + ": integer operand");
+  values_[n.outputs[0]] = Pointwise(n, m.at(n.op.name), {x}, Compute(in), DType::kBool, ot.shape);
 }
 
 void Lowerer::LowerCompare(const model::Node& n) {
@@ -256,11 +325,29 @@ void Lowerer::LowerActivation(const model::Node& n) {
     values_[n.outputs[0]] = Op("Mul", {x, x}, cd, l);
     return;
   }
+  if (name == "leaky_relu") {
+    const double slope = FloatArg(ArgAt(n, 1, "negative_slope"), 0.01);
+    Emitted e = Op("LeakyRelu", {x}, cd, l);
+    auto& attrs = g_out_.nodes[static_cast<std::size_t>(e.node)].attrs;
+    if (const auto it = attrs.find("negative_slope");
+        it != attrs.end() && std::get<double>(it->second) != slope) {
+      Info info;  // the same input with another slope: a node of its own
+      info.layout = l;
+      e = Emitted{Add("LeakyRelu", {x.node}, cd, info), cd, l};
+    }
+    g_out_.nodes[static_cast<std::size_t>(e.node)].attrs["negative_slope"] = slope;
+    values_[n.outputs[0]] = e;
+    return;
+  }
   if (name == "silu") {
     values_[n.outputs[0]] = Op("Mul", {x, Op("Sigmoid", {x}, cd, l)}, cd, l);
     return;
   }
   const std::string approx = StringArg(ArgAt(n, 1, "approximate"), "none");  // gelu
+  if (approx == "tanh") {  // AscendC's Gelu is the tanh approximation
+    values_[n.outputs[0]] = Op("Gelu", {x}, cd, l);
+    return;
+  }
   Emitted inner;
   if (approx == "none") {
     inner = Op("Erf", {Op("Mul", {x, Scalar((1.0 / std::numbers::sqrt2), cd)}, cd, l)}, cd, l);

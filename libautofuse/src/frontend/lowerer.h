@@ -112,6 +112,8 @@ class Lowerer {
   // pointwise (lower_pointwise.cc)
   void LowerUnary(const model::Node& n);
   void LowerBinary(const model::Node& n);
+  void LowerPredicate(const model::Node& n);     // isfinite, isinf, isnan
+  void LowerScalarTensor(const model::Node& n);  // a Scalar
   void LowerCompare(const model::Node& n);
   void LowerLogical(const model::Node& n);  // logical_not/and/or, bitwise_not of bools
   void LowerWhere(const model::Node& n);    // where, masked_fill

@@ -37,6 +37,17 @@ void AddPointwise(Table& t) {
       &L::LowerUnary, ev::EvalUnary);
   Add(t, k, {"add", "sub", "mul", "div", "true_divide", "maximum", "minimum", "pow", "rsub"},
       &L::LowerBinary, ev::EvalBinary);
+  // the math set (issue 22)
+  Add(t, k, {"sin",   "cos",   "tan",   "asin", "acos",   "atan",  "sinh", "cosh",
+             "asinh", "acosh", "atanh", "erfc", "lgamma", "floor", "ceil", "round",
+             "trunc", "log2",  "log10", "exp2", "expm1",  "log1p"},
+      &L::LowerUnary, ev::EvalUnary);
+  Add(t, k,
+      {"remainder", "fmod", "floor_divide", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor"},
+      &L::LowerBinary, ev::EvalBinary);
+  Add(t, k, {"isfinite", "isinf", "isnan"}, &L::LowerPredicate, ev::EvalPredicate);
+  Add(t, k, {"leaky_relu"}, &L::LowerActivation, ev::EvalLeakyRelu);
+  Add(t, k, {"scalar_tensor"}, &L::LowerScalarTensor, ev::EvalScalarTensor);
   Add(t, k, {"eq", "ne", "gt", "ge", "lt", "le"}, &L::LowerCompare, ev::EvalCompare);
   Add(t, k, {"logical_not", "bitwise_not"}, &L::LowerLogical, ev::EvalLogicalNot);
   Add(t, k, {"logical_and", "logical_or"}, &L::LowerLogical, ev::EvalLogicalAndOr);

@@ -17,6 +17,7 @@
 #include "autofuse/support/error.h"
 #include "data_movement.h"
 #include "elementwise.h"
+#include "math_ops.h"
 #include "reduce.h"
 #include "strided_counter.h"
 #include "value.h"
@@ -417,7 +418,21 @@ class Run {
                           " (a reduced dim needs output repeat 1 and stride 0)");
         }
       }
+      if (def.code == OpCode::kArgMax) {
+        slot = std::make_shared<Value>(detail::EvalArgMax(x, reduced, t.dtype, shape));
+        return;
+      }
+      if (def.code == OpCode::kArgMaxMultiRPhase1 || def.code == OpCode::kArgMaxMultiRPhase2) {
+        throw EvalError("op " + n.type +
+                        " (a phase of AutoFuse's multi-R ArgMax) is not "
+                        "supported by the interpreter; use ArgMax");
+      }
       slot = std::make_shared<Value>(detail::EvalReduce(def.code, x, reduced, t.dtype, shape));
+      return;
+    }
+    if (detail::IsMathOp(def.code)) {
+      slot = std::make_shared<Value>(
+          detail::EvalMath(def.code, ins, t.dtype, shape, MathAttr(n, def.code)));
       return;
     }
     slot = std::make_shared<Value>(detail::EvalElementwise(def.code, ins, t.dtype, shape));
@@ -504,6 +519,25 @@ class Run {
   Value PadLike(const ir::Node& n, bool pad) const {
     const ir::Tensor& t = Out0(n);
     return detail::EvalPad(In(n, 0), pad, t.dtype, EvalRepeats(t, b_));
+  }
+
+  // Axpy's alpha or LeakyRelu's negative_slope (0 for other ops).
+  static double MathAttr(const ir::Node& n, OpCode code) {
+    const char* key = code == OpCode::kAxpy        ? "alpha"
+                      : code == OpCode::kLeakyRelu ? "negative_slope"
+                                                   : nullptr;
+    if (key == nullptr) return 0;
+    const ir::AttrValue* a = n.FindAttr(key);
+    if (const auto* d = a == nullptr ? nullptr : std::get_if<double>(a)) return *d;
+    if (const auto* i = a == nullptr ? nullptr : std::get_if<std::int64_t>(a)) {
+      return static_cast<double>(*i);
+    }
+    if (const auto* s = a == nullptr ? nullptr : std::get_if<std::string>(a)) {
+      char* end = nullptr;
+      const double v = std::strtod(s->c_str(), &end);
+      if (end != s->c_str() && *end == '\0') return v;
+    }
+    throw EvalError(std::string("attribute '") + key + "' is missing or not a number");
   }
 
   Value Scalar(const ir::Node& n) const {

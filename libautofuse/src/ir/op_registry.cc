@@ -55,6 +55,134 @@ OpDef Reduce(OpCode c, const char* type, const std::vector<DType>& dtypes) {
   return d;
 }
 
+// The V1 (A2/A3) ops of issue 22: inputs, attributes and dtypes as AutoFuse's
+// ascir_builtin_ops_v1.cpp registers them (FlashSoftmax: registered without any SoC there).
+void AppendV1Ops(std::vector<OpDef>& ops) {
+  const std::vector<DType> f16_32 = {kFloat32, kFloat16};
+  OpDef axpy = Binary(OpCode::kAxpy, "Axpy", f16_32);  // y = alpha * x1 + x2
+  axpy.attrs = {"alpha"};
+  axpy.required_attrs = {"alpha"};
+  ops.push_back(axpy);
+  OpDef clip = Def(OpCode::kClipByValue, "ClipByValue", CT::kElewise, {"x1", "x2", "x3"});
+  clip.dtypes = f16_32;  // min(max(x1, x2), x3)
+  ops.push_back(clip);
+  ops.push_back(Binary(OpCode::kFloorDiv, "FloorDiv", f16_32));
+  ops.push_back(Unary(OpCode::kGelu, "Gelu", CT::kElewise, f16_32));  // tanh approximation
+  OpDef leaky = Unary(OpCode::kLeakyRelu, "LeakyRelu", CT::kElewise, f16_32);
+  leaky.attrs = {"negative_slope"};
+  leaky.required_attrs = {"negative_slope"};
+  ops.push_back(leaky);
+  ops.push_back(Binary(OpCode::kRemainder, "Remainder", {kFloat32, kInt32}));  // Python's %
+  ops.push_back(Binary(OpCode::kBitwiseAnd, "BitwiseAnd", {kInt16, kUInt16, kInt32, kUInt8}));
+  for (auto [code, type] : {std::pair{OpCode::kIsFinite, "IsFinite"},
+                            {OpCode::kIsInf, "IsInf"},
+                            {OpCode::kIsnan, "Isnan"}}) {
+    OpDef d = Unary(code, type, CT::kElewise, f16_32);
+    d.out_rule = DTypeRule::kBool;
+    ops.push_back(d);
+  }
+  // MaskedFill(x, mask, value): value where mask, else x. The mask is bool; x and value share
+  // the output dtype (checked in validation like Where's values).
+  OpDef fill = Def(OpCode::kMaskedFill, "MaskedFill", CT::kElewise, {"x", "mask", "value"});
+  fill.same_input_dtypes = false;
+  ops.push_back(fill);
+  OpDef sdata = Buffer(OpCode::kScalarData, "ScalarData", {}, {"index"}, {});
+  sdata.codegen_refusal = "SCALAR_DATA";
+  ops.push_back(sdata);
+  OpDef iexpr = Buffer(OpCode::kIndexExpr, "IndexExpr", {}, {"expr"}, {"expr"});
+  iexpr.codegen_refusal = "INDEX_EXPR";
+  ops.push_back(iexpr);
+  ops.push_back(Unary(OpCode::kNop, "Nop", CT::kElewise, kAny));
+  ops.push_back(Unary(OpCode::kUb2ub, "Ub2ub", CT::kElewise, kAny));
+  OpDef fs = Def(OpCode::kFlashSoftmax, "FlashSoftmax", CT::kElewise, {"x1", "x2", "x3"});
+  fs.num_outputs = 3;
+  fs.same_input_dtypes = false;
+  fs.in_v1 = false;  // Impl({}, ...): AutoFuse implements it on no SoC
+  fs.in_v2 = false;
+  fs.codegen_refusal = "FLASH_SOFTMAX";
+  ops.push_back(fs);
+  OpDef vf = Def(OpCode::kVectorFunc, "VectorFunc", CT::kElewise, {"x"});
+  vf.dynamic_inputs = true;
+  vf.dynamic_outputs = true;
+  vf.attrs = {"sub_graph_name"};
+  vf.codegen_refusal = "VECTOR_FUNC_SUBGRAPH";
+  ops.push_back(vf);
+  // ArgMax: the index (int32 or int64, declared) of the first maximum along the reduced dims.
+  for (auto [code, type] : {std::pair{OpCode::kArgMax, "ArgMax"},
+                            {OpCode::kArgMaxMultiRPhase1, "ArgMaxMultiRPhase1"},
+                            {OpCode::kArgMaxMultiRPhase2, "ArgMaxMultiRPhase2"}}) {
+    OpDef d = Reduce(code, type, kFloats);
+    d.out_rule = DTypeRule::kDeclared;
+    d.in_v2 = false;
+    d.codegen_refusal = "ARGMAX_CODEGEN";
+    ops.push_back(d);
+  }
+  ops[ops.size() - 2].codegen_refusal = "ARGMAX_MULTI_PHASE";
+  ops.back().codegen_refusal = "ARGMAX_MULTI_PHASE";
+}
+
+// The 950 (V2) math set of issue 22: AutoFuse registers these for the 950 only; we run them on
+// every profile (the V1 profiles record AUTOFUSE_V1_UNREGISTERED).
+void AppendV2MathOps(std::vector<OpDef>& ops) {
+  const std::vector<DType> f16_32 = {kFloat32, kFloat16};
+  const std::vector<DType> ints = {kInt8, kInt16, kInt32, kInt64, kUInt8, kUInt16};
+  auto v2 = [&ops](OpDef d) {
+    d.in_v1 = false;
+    ops.push_back(std::move(d));
+  };
+  const std::pair<OpCode, const char*> float_unary[] = {
+      {OpCode::kSin, "Sin"},       {OpCode::kCos, "Cos"},         {OpCode::kTan, "Tan"},
+      {OpCode::kAsin, "Asin"},     {OpCode::kAcos, "Acos"},       {OpCode::kAtan, "Atan"},
+      {OpCode::kSinh, "Sinh"},     {OpCode::kCosh, "Cosh"},       {OpCode::kAsinh, "Asinh"},
+      {OpCode::kAcosh, "Acosh"},   {OpCode::kAtanh, "Atanh"},     {OpCode::kErfc, "Erfc"},
+      {OpCode::kLgamma, "Lgamma"}, {OpCode::kDigamma, "Digamma"}, {OpCode::kFloor, "Floor"},
+      {OpCode::kCeil, "Ceil"},     {OpCode::kRound, "Round"},     {OpCode::kTrunc, "Trunc"},
+      {OpCode::kLog2, "Log2"},     {OpCode::kLog10, "Log10"},     {OpCode::kSquare, "Square"},
+      {OpCode::kExp2, "Exp2"},     {OpCode::kExpm, "Expm"},       {OpCode::kLog1p, "Log1p"}};
+  for (const auto& [code, type] : float_unary)
+    v2(Unary(code, type, CT::kElewise, f16_32));
+  for (auto [code, type] : {std::pair{OpCode::kRoundToInt, "RoundToInt"},
+                            {OpCode::kTruncToInt, "TruncToInt"},
+                            {OpCode::kFloorToInt, "FloorToInt"},
+                            {OpCode::kCeil2Int, "Ceil2Int"}}) {
+    OpDef d = Unary(code, type, CT::kElewise, f16_32);
+    d.out_rule = DTypeRule::kDeclared;  // int32
+    v2(d);
+  }
+  for (auto [code, type] : {std::pair{OpCode::kFmod, "Fmod"},
+                            {OpCode::kHypot, "Hypot"},
+                            {OpCode::kTruncDiv, "TruncDiv"},
+                            {OpCode::kMod, "Mod"}}) {
+    v2(Binary(code, type, f16_32));
+  }
+  v2(Binary(OpCode::kBitwiseOr, "BitwiseOr", ints));
+  v2(Binary(OpCode::kBitwiseXor, "BitwiseXor", ints));
+  v2(Unary(OpCode::kBitwiseNot, "BitwiseNot", CT::kElewise, ints));
+  v2(Binary(OpCode::kLogicalXor, "LogicalXor", kLogical, DTypeRule::kBool));
+  OpDef fma = Def(OpCode::kFma, "Fma", CT::kElewise, {"x1", "x2", "x3"});
+  fma.dtypes = f16_32;  // x1 * x2 + x3
+  v2(fma);
+  // AutoFuse's api_regbase special functions: float only there (their static_asserts).
+  const std::pair<OpCode, const char*> special[] = {
+      {OpCode::kBesselJ0, "BesselJ0"},
+      {OpCode::kBesselJ1, "BesselJ1"},
+      {OpCode::kBesselY0, "BesselY0"},
+      {OpCode::kBesselY1, "BesselY1"},
+      {OpCode::kModifiedBesselI0, "ModifiedBesselI0"},
+      {OpCode::kModifiedBesselI1, "ModifiedBesselI1"},
+      {OpCode::kModifiedBesselK0, "ModifiedBesselK0"},
+      {OpCode::kModifiedBesselK1, "ModifiedBesselK1"},
+      {OpCode::kScaledModifiedBesselK0, "ScaledModifiedBesselK0"},
+      {OpCode::kScaledModifiedBesselK1, "ScaledModifiedBesselK1"},
+      {OpCode::kSphericalBesselJ0, "SphericalBesselJ0"},
+      {OpCode::kNdtr, "Ndtr"},
+      {OpCode::kNdtri, "Ndtri"},
+      {OpCode::kErfinv, "Erfinv"},
+      {OpCode::kErfcx, "Erfcx"}};
+  for (const auto& [code, type] : special)
+    v2(Unary(code, type, CT::kElewise, {kFloat32}));
+}
+
 std::vector<OpDef> MakeOps() {
   std::vector<OpDef> ops;
   // Data/Output `index` is optional: AutoFuse's own serialisation tests write Data nodes without it
@@ -143,6 +271,8 @@ std::vector<OpDef> MakeOps() {
   const std::vector<DType> pad_dtypes = {kFloat32, kFloat16, kInt16, kUInt16, kInt32, kUInt32};
   ops.push_back(Unary(OpCode::kPad, "Pad", CT::kElewise, pad_dtypes));
   ops.push_back(Unary(OpCode::kRemovePad, "RemovePad", CT::kElewise, pad_dtypes));
+  AppendV1Ops(ops);
+  AppendV2MathOps(ops);
   return ops;
 }
 
@@ -170,6 +300,11 @@ const OpDef* FindOp(std::string_view type) {
 bool IsReduceOp(std::string_view type) {
   const OpDef* op = FindOp(type);
   return op != nullptr && op->compute == ComputeType::kReduce;
+}
+
+std::string AutofuseRefusal(const OpDef& op, bool v2) {
+  if (v2) return op.in_v2 ? "" : "AUTOFUSE_V2_UNREGISTERED";
+  return op.in_v1 ? "" : "AUTOFUSE_V1_UNREGISTERED";
 }
 
 const OpDef& GetOp(OpCode code) {

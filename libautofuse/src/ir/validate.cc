@@ -468,6 +468,10 @@ class Checker {
         in[1] != in[2]) {
       Error(i, "value inputs have different dtypes");
     }
+    if (op.code == OpCode::kMaskedFill && in.size() == 3) {
+      if (in[1] != DType::kBool && in[1] != DType::kUInt8) Error(i, "mask is not bool");
+      if (in[0] != in[2]) Error(i, "x and value have different dtypes");
+    }
     const DType out = n.outputs[0].dtype;
     std::optional<DType> expected;
     switch (op.out_rule) {

@@ -136,6 +136,70 @@ class _T:
               "Any": np.any, "All": np.all}
 
 
+def _digamma(t):
+    if t <= 0 and t == math.floor(t):
+        return math.nan
+    r = 0.0
+    if t < 0.5:
+        r, t = -math.pi / math.tan(math.pi * t), 1.0 - t
+    while t < 6:
+        r, t = r - 1.0 / t, t + 1.0
+    f = 1.0 / (t * t)
+    return r + math.log(t) - 0.5 / t - f * (1 / 12 - f * (1 / 120 - f * (1 / 252 - f * (
+        1 / 240 - f / 132))))
+
+
+def _special(name):
+    """AutoFuse's api_regbase special functions: torch.special (numpy has none)."""
+    def f(x):
+        try:
+            import torch
+        except ImportError:
+            raise SystemExit("py_code: %s needs torch.special (numpy has no %s)" % (name, name))
+        return getattr(torch.special, name)(torch.from_numpy(np.asarray(x, np.float64))).numpy()
+    return f
+
+
+def _vec(fn):
+    return np.vectorize(fn, otypes=[np.float64])
+
+
+# The math set (issue 22; docs/ir.md "The math op set").
+_T.UNARY.update({
+    "Sin": np.sin, "Cos": np.cos, "Tan": np.tan, "Asin": np.arcsin, "Acos": np.arccos,
+    "Atan": np.arctan, "Sinh": np.sinh, "Cosh": np.cosh, "Asinh": np.arcsinh,
+    "Acosh": np.arccosh, "Atanh": np.arctanh, "Erfc": _vec(math.erfc),
+    "Lgamma": _vec(math.lgamma), "Digamma": _vec(_digamma), "Floor": np.floor, "Ceil": np.ceil,
+    "Round": np.round, "Trunc": np.trunc, "Log2": np.log2, "Log10": np.log10,
+    "Square": np.square, "Exp2": np.exp2, "Expm": np.expm1, "Log1p": np.log1p,
+    "Gelu": lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3))),
+    "Nop": lambda x: x, "Ub2ub": lambda x: x, "RoundToInt": np.rint, "TruncToInt": np.trunc,
+    "FloorToInt": np.floor, "Ceil2Int": np.ceil, "IsFinite": np.isfinite, "IsInf": np.isinf,
+    "Isnan": np.isnan, "BitwiseNot": np.invert,
+    "BesselJ0": _special("bessel_j0"), "BesselJ1": _special("bessel_j1"),
+    "BesselY0": _special("bessel_y0"), "BesselY1": _special("bessel_y1"),
+    "ModifiedBesselI0": _special("modified_bessel_i0"),
+    "ModifiedBesselI1": _special("modified_bessel_i1"),
+    "ModifiedBesselK0": _special("modified_bessel_k0"),
+    "ModifiedBesselK1": _special("modified_bessel_k1"),
+    "ScaledModifiedBesselK0": _special("scaled_modified_bessel_k0"),
+    "ScaledModifiedBesselK1": _special("scaled_modified_bessel_k1"),
+    "SphericalBesselJ0": _special("spherical_bessel_j0"), "Ndtr": _special("ndtr"),
+    "Ndtri": _special("ndtri"), "Erfinv": _special("erfinv"), "Erfcx": _special("erfcx"),
+})
+_T.BINARY.update({
+    "Fmod": np.fmod, "Hypot": np.hypot, "TruncDiv": lambda a, b: np.trunc(a / b),
+    "FloorDiv": lambda a, b: np.floor(a / b), "Remainder": np.remainder, "Mod": np.remainder,
+    "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor,
+    "LogicalXor": lambda a, b: (a != 0) != (b != 0),
+})
+_T.TERNARY = {
+    "ClipByValue": lambda a, b, c: np.minimum(np.maximum(a, b), c),
+    "Fma": lambda a, b, c: a * b + c,
+    "MaskedFill": lambda a, m, v: np.where(m != 0, v, a),
+}
+
+
 def _into(a, dt):
     """Rounds an array into dtype dt as the interpreter does."""
     a = np.asarray(a)
@@ -183,7 +247,9 @@ def _int_div(a, b):
 
 
 def _float_math(op):
-    return op in ("Exp", "Ln", "Sqrt", "Rsqrt", "Reciprocal", "Sigmoid", "Tanh", "Erf")
+    return op in ("Exp", "Ln", "Sqrt", "Rsqrt", "Reciprocal", "Sigmoid", "Tanh", "Erf") or (
+        op in _T.UNARY and op not in ("Abs", "Neg", "Relu", "Sign", "LogicalNot", "Nop", "Ub2ub",
+                                      "BitwiseNot"))
 
 
 def _binary(op, a, b):
@@ -251,6 +317,17 @@ class _Run:
             self.set(n, 0, _into(np.full(shape, float(v)), self.cdt(out.dtype)))
         elif op == "Cast":
             self.set(n, 0, _into(np.broadcast_to(xs[0], shape), out.dtype))
+        elif op == "LeakyRelu":
+            x, k = _wide(xs[0]), float(n.ir("negative_slope", 0.01))
+            self.set(n, 0, _into(np.broadcast_to(np.where(x < 0, x * k, x), shape),
+                                 self.cdt(out.dtype)))
+        elif op == "Axpy":
+            r = float(n.ir("alpha", 1.0)) * _wide(xs[0]) + _wide(xs[1])
+            self.set(n, 0, _into(np.broadcast_to(r, shape), self.cdt(out.dtype)))
+        elif op in _T.TERNARY:
+            with np.errstate(all="ignore"):
+                r = _T.TERNARY[op](_wide(xs[0]), _wide(xs[1]), _wide(xs[2]))
+            self.set(n, 0, _into(np.broadcast_to(r, shape), self.cdt(out.dtype)))
         elif op in _T.UNARY:
             x = _wide(xs[0])
             x = x.astype(np.float64) if _float_math(op) else x

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "af_tiling/elementwise.h"
+#include "autofuse/ir/math_lowering.h"
 #include "autofuse/ir/op_registry.h"
 #include "node_kinds.h"
 
@@ -292,10 +293,12 @@ class BufferPlanner {
       const ir::OpDef* op = ir::FindOp(g_.nodes[i].type);
       if (op != nullptr && op->compute == ir::ComputeType::kElewise &&
           (op->out_rule == ir::DTypeRule::kBool || g_.nodes[i].type == "Where" ||
-           g_.nodes[i].type == "Select")) {
-        compares = compares || g_.nodes[i].type != "LogicalNot";
+           g_.nodes[i].type == "Select" || g_.nodes[i].type == "MaskedFill")) {
+        // LogicalNot and the math set's predicates (IsNan ...) have APIs of their own.
+        compares = compares || (g_.nodes[i].type != "LogicalNot" && !ir::MathLowering(op->code));
       }
     }
+    AddMathTmp();
     if (!compares) return;
     const int mask = Add(BufKind::kTBuf, 1, 1);
     r_.buffers[mask].role = "cmp_mask";
@@ -306,6 +309,19 @@ class BufferPlanner {
     r_.buffers[half].all_full = false;
     r_.work.cmp_half = half;
     r_.vec_align_bytes = 512;
+  }
+
+  // The math set's work tensor (ir::kCallTmp): one tile of the widest compute type.
+  void AddMathTmp() {
+    for (int i = 0; i < n_; ++i) {
+      const ir::OpDef* op = ir::FindOp(g_.nodes[i].type);
+      if (op == nullptr || !ir::MathNeedsTmp(op->code)) continue;
+      const int tmp = Add(BufKind::kTBuf, 1, 4);
+      r_.buffers[tmp].role = "math_tmp";
+      r_.buffers[tmp].all_full = false;
+      r_.work.math_tmp = tmp;
+      return;
+    }
   }
 
   // Reduce work buffers: the partial result of one R iteration (common template), and the

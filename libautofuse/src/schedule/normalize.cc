@@ -155,6 +155,8 @@ void Upcast(Graph& g, std::vector<Decision>* d, const std::set<std::string>& kee
                 ct == ir::ComputeType::kReduce || ct == ir::ComputeType::kConcat) &&
                n.type != "Cast") {
       const ir::OpDef* op = ir::FindOp(n.type);
+      // Ops with a declared output dtype (ArgMax, the *ToInt casts) keep their inputs.
+      if (op->out_rule == ir::DTypeRule::kDeclared) continue;
       if (op->out_rule == ir::DTypeRule::kBool) {
         // Comparisons keep their inputs, except that fp16/bf16 operands compare in fp32 (both
         // operands of the AscendC Compare have one type; scalars were upcast above).
@@ -170,6 +172,7 @@ void Upcast(Graph& g, std::vector<Decision>* d, const std::set<std::string>& kee
     }
     if (!want) continue;
     for (std::size_t s = first; s < g.nodes[i].inputs.size(); ++s) {
+      if (n.type == "MaskedFill" && s == 1) continue;  // the bool mask
       const ir::InputRef in = g.nodes[i].inputs[s];
       const DType have = g.nodes[in.node].outputs.at(in.output).dtype;
       if (have == *want) continue;

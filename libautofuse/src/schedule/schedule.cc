@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/text.h"
 #include "axis_groups.h"
 #include "buffers.h"
@@ -56,6 +57,23 @@ void CheckPieces(const ScheduleResult& r) {
   }
 }
 
+// Ops AutoFuse's back-end for this profile does not register (issue 22): we compile them all
+// the same, and say so as a decision per node.
+void RecordAutofuseRefusals(const Graph& g, const hw::Profile& profile,
+                            std::vector<Decision>* out) {
+  const bool v2 = profile.npu_arch == "dav-3510";
+  for (const auto& n : g.nodes) {
+    const ir::OpDef* op = ir::FindOp(n.type);
+    if (op == nullptr) continue;
+    const std::string code = ir::AutofuseRefusal(*op, v2);
+    if (code.empty()) continue;
+    out->push_back({"ops", code,
+                    "'" + n.name + "': AutoFuse's " + (v2 ? "950 (V2)" : "A2/A3 (V1)") +
+                        " back-end registers no " + n.type + "; " + profile.name +
+                        " compiles it with the AscendC calls docs/ir.md lists"});
+  }
+}
+
 }  // namespace
 
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
@@ -63,6 +81,7 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
   ScheduleResult r;
   r.graph = Normalize(hint, options, &r.decisions, dump);
   const Graph& g = r.graph;
+  RecordAutofuseRefusals(g, profile, &r.decisions);
   CheckGraph(r);
   for (const auto& a : g.axes)
     r.dims.push_back(a.id);

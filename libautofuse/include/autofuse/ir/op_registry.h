@@ -86,6 +86,81 @@ enum class OpCode : std::uint16_t {
   kGather,
   kPad,        // UB layout: pads rows to the 32-byte block; values unchanged
   kRemovePad,  // UB layout: drops that padding; values unchanged
+  // AutoFuse V1 (A2/A3) ops beyond the first set (issue 22).
+  kAxpy,
+  kClipByValue,
+  kFloorDiv,
+  kGelu,
+  kLeakyRelu,
+  kRemainder,
+  kBitwiseAnd,
+  kIsFinite,
+  kIsInf,
+  kIsnan,
+  kMaskedFill,
+  kScalarData,
+  kIndexExpr,
+  kNop,
+  kUb2ub,
+  kFlashSoftmax,
+  kVectorFunc,
+  kArgMax,
+  kArgMaxMultiRPhase1,
+  kArgMaxMultiRPhase2,
+  // The AutoFuse V2 (950) math set (issue 22).
+  kSin,
+  kCos,
+  kTan,
+  kAsin,
+  kAcos,
+  kAtan,
+  kSinh,
+  kCosh,
+  kAsinh,
+  kAcosh,
+  kAtanh,
+  kErfc,
+  kLgamma,
+  kDigamma,
+  kFloor,
+  kCeil,
+  kRound,
+  kTrunc,
+  kLog2,
+  kLog10,
+  kSquare,
+  kExp2,
+  kExpm,
+  kLog1p,
+  kRoundToInt,
+  kTruncToInt,
+  kFloorToInt,
+  kCeil2Int,
+  kFmod,
+  kHypot,
+  kTruncDiv,
+  kMod,
+  kBitwiseOr,
+  kBitwiseXor,
+  kBitwiseNot,
+  kLogicalXor,
+  kFma,
+  // Special functions AutoFuse's V2 computes with its own kernel library (api_regbase).
+  kBesselJ0,
+  kBesselJ1,
+  kBesselY0,
+  kBesselY1,
+  kModifiedBesselI0,
+  kModifiedBesselI1,
+  kModifiedBesselK0,
+  kModifiedBesselK1,
+  kScaledModifiedBesselK0,
+  kScaledModifiedBesselK1,
+  kSphericalBesselJ0,
+  kNdtr,
+  kNdtri,
+  kErfinv,
+  kErfcx,
 };
 
 // How the output dtype follows from the inputs.
@@ -109,7 +184,20 @@ struct OpDef {
   std::vector<DType> dtypes;  // allowed dtypes of the data inputs; empty = any
   DTypeRule out_rule = DTypeRule::kSameAsFirst;
   bool same_input_dtypes = true;  // all data inputs must share one dtype
+  // Which AutoFuse back-end registers the op (ascir_builtin_ops_v1.cpp for A2/A3 "2201",
+  // v35/.../ascir_builtin_ops_v2.cpp for the 950). Our pipeline runs an op on every profile; on a
+  // profile whose back-end lacks it the compile records a decision (AUTOFUSE_V1_UNREGISTERED or
+  // AUTOFUSE_V2_UNREGISTERED) and `afc ops` lists the code, so the difference is never silent.
+  bool in_v1 = true;
+  bool in_v2 = true;
+  // Empty when codegen lowers the op to AscendC; else the reason code codegen refuses it with
+  // (the interpreter may still evaluate it).
+  std::string codegen_refusal;
 };
+
+// The decision code for `op` on a profile of AutoFuse back-end `v2` (false: V1, A2/A3): empty
+// when that back-end registers the op.
+std::string AutofuseRefusal(const OpDef& op, bool v2);
 
 const std::vector<OpDef>& AllOps();
 const OpDef* FindOp(std::string_view type);  // nullptr for unknown types

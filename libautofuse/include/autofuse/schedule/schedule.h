@@ -189,6 +189,7 @@ struct WorkBuffers {
   std::optional<int> staging_queue;   // the shared VECIN queue of staged loads
   std::optional<int> concat_staging;  // the gather concat's side-by-side rows
   std::optional<int> concat_offsets;  // its Gather offsets
+  std::optional<int> math_tmp;        // the math set's work tensor (ir/math_lowering.h)
 };
 
 // Parts: the dim (index into ScheduleResult::dims) along which some tensors have an extent of

@@ -62,6 +62,13 @@ enum Api : int32_t {
   kApiReduceMax,
   kApiReduceMin,
   kApiReduceProd,
+  // The issue-22 math set, one row per cost class (ir/math_lowering.h names the calls).
+  kApiAdvMath,   // adv_api math: trigonometric, hyperbolic, Erfc, Lgamma, Digamma, Log2/10, Gelu,
+                 // Fmod, Hypot
+  kApiRounding,  // Floor, Ceil, Round, Trunc
+  kApiBitwise,   // BitwiseAnd/Or/Xor/Not
+  kApiClassify,  // IsNan, IsInf, IsFinite, LogicalXor
+  kApiLeakyRelu,
   kNumApis
 };
 
@@ -161,6 +168,12 @@ inline constexpr PerfTable kPerfV1 = {
         {0.0547, 21.0027, 0.1094, 20.0051},    // WholeReduceMax
         {0.0547, 21.0056, 0.1094, 20.0068},    // WholeReduceMin
         {0.0547, 35.0021, 0.1094, 32.0029},    // ReduceProd: assumed = WholeReduceSum
+        // The issue-22 rows: no published V1 entry for these APIs, each assumed as named.
+        {0.6996, 478.4175, 0.6038, 458.2933},  // AdvMath: assumed = Erf (a polynomial adv API)
+        {0.0083, 19.9408, 0.0332, 18.8690},    // Rounding: assumed = Cast (float <-> int)
+        {0.0103, 22.2173, 0.0206, 23.2225},    // Bitwise: assumed = Add
+        {0.0155, 21.0340, 0.0310, 21.0316},    // Classify: assumed = Compare
+        {0.0077, 20.0173, 0.0154, 20.0189},    // LeakyRelu: assumed = Relu
     },
     {},
 };
@@ -224,6 +237,11 @@ inline constexpr PerfTable kPerfV2 = {
         {3, 1},    // ReduceMax: assumed Max (no row)
         {3, 1},    // ReduceMin: assumed Min (no row)
         {5, 1},    // ReduceProd: assumed Mul (no row)
+        {40, 13},  // AdvMath: assumed = Tanh's composite (no row)
+        {4, 2},    // Rounding: assumed the integer Cast row
+        {4, 2},    // Bitwise: assumed Add (int)
+        {3, 1},    // Classify: assumed Compare
+        {5, 1},    // LeakyRelu: assumed Muls (float)
     },
 };
 
