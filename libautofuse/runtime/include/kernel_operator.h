@@ -7,6 +7,7 @@
 #include "af_cpu/autofuse_api.h"
 #include "af_cpu/config.h"
 #include "af_cpu/context.h"
+#include "af_cpu/cube.h"
 #include "af_cpu/data_copy.h"
 #include "af_cpu/kernel_conventions.h"
 #include "af_cpu/launch.h"

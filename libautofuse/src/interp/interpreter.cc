@@ -18,6 +18,7 @@
 #include "data_movement.h"
 #include "elementwise.h"
 #include "math_ops.h"
+#include "matmul.h"
 #include "reduce.h"
 #include "strided_counter.h"
 #include "value.h"
@@ -396,6 +397,10 @@ class Run {
       default:
         break;
     }
+    if (ir::IsCubeOp(def.code)) {
+      slot = std::make_shared<Value>(MatMul(n));
+      return;
+    }
     const ir::Tensor& t = Out0(n);
     const std::vector<std::int64_t> shape = EvalRepeats(t, b_);
     std::vector<const Value*> ins;
@@ -438,8 +443,8 @@ class Run {
     slot = std::make_shared<Value>(detail::EvalElementwise(def.code, ins, t.dtype, shape));
   }
 
-  // Input `slot` of a Gather: a computed value, or the graph input behind a Data node (AutoFuse's
-  // Gather reads params and indices straight from GM), read densely over the Data's view.
+  // Input `slot` of a Gather or cube op: a computed value, or the graph input behind a Data node
+  // (AutoFuse's Gather and MatMul read GM directly), read densely over the Data's view.
   const Value& Operand(const ir::Node& n, std::size_t slot, std::optional<Value>& holder) const {
     const auto p = static_cast<std::size_t>(n.inputs[slot].node);
     const data::HostArray* a = data_of_[p];
@@ -514,6 +519,26 @@ class Run {
     }
     return detail::EvalGather(x, indices, *axis, ir::NegativeIndexSupport(n), t.dtype,
                               EvalRepeats(t, b_));
+  }
+
+  // A cube op; its operands may be computed values or Data nodes read whole (the cube reads GM).
+  Value MatMul(const ir::Node& n) const {
+    std::string error;
+    const auto m = ir::ReadMatMul(n, &error);
+    if (!m) throw EvalError(error);
+    if (const auto code = ir::CubeRefusal(*m)) {
+      throw EvalError(*code + ": " + n.type +
+                      (m->offset ? " (int8 weight offsets)" : " with offset_x or enable_hf32") +
+                      " is not supported by the interpreter");
+    }
+    std::optional<Value> h1;
+    std::optional<Value> h2;
+    std::optional<Value> hb;
+    const Value& x1 = Operand(n, 0, h1);
+    const Value& x2 = Operand(n, 1, h2);
+    const Value* bias = m->bias ? &Operand(n, 2, hb) : nullptr;
+    const ir::Tensor& t = Out0(n);
+    return detail::EvalMatMul(*m, x1, x2, bias, t.dtype, EvalRepeats(t, b_));
   }
 
   Value PadLike(const ir::Node& n, bool pad) const {

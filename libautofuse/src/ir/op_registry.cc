@@ -183,6 +183,41 @@ void AppendV2MathOps(std::vector<OpDef>& ops) {
     v2(Unary(code, type, CT::kElewise, {kFloat32}));
 }
 
+// AscIR's cube ops (autofuse-reference.md §3): x1, x2 (T1), optional bias (T2) and offset_w
+// (int8), output y (T2). Input dtypes are checked by ir::CheckMatMul (T1 and T2 differ).
+void AddCubeOps(std::vector<OpDef>& ops) {
+  const std::vector<std::string> mm_attrs = {"offset_x", "transpose_x1", "transpose_x2", "has_relu",
+                                             "enable_hf32"};
+  const std::vector<std::string> bmm_attrs = {"offset_x", "has_relu", "enable_hf32", "adj_x1",
+                                              "adj_x2"};
+  struct Entry {
+    OpCode code;
+    const char* type;
+    bool batch;
+    std::vector<std::string> inputs;
+  };
+  const std::vector<Entry> entries = {
+      {OpCode::kMatMul, "MatMul", false, {"x1", "x2"}},
+      {OpCode::kMatMulBias, "MatMulBias", false, {"x1", "x2", "bias"}},
+      {OpCode::kMatMulOffset, "MatMulOffset", false, {"x1", "x2", "offset_w"}},
+      {OpCode::kMatMulOffsetBias, "MatMulOffsetBias", false, {"x1", "x2", "bias", "offset_w"}},
+      {OpCode::kBatchMatMul, "BatchMatMul", true, {"x1", "x2"}},
+      {OpCode::kBatchMatMulBias, "BatchMatMulBias", true, {"x1", "x2", "bias"}},
+      {OpCode::kBatchMatMulOffset, "BatchMatMulOffset", true, {"x1", "x2", "offset_w"}},
+      {OpCode::kBatchMatMulOffsetBias,
+       "BatchMatMulOffsetBias",
+       true,
+       {"x1", "x2", "bias", "offset_w"}},
+  };
+  for (const Entry& e : entries) {
+    OpDef d = Def(e.code, e.type, CT::kCube, e.inputs);
+    d.attrs = e.batch ? bmm_attrs : mm_attrs;
+    d.out_rule = DTypeRule::kDeclared;
+    d.same_input_dtypes = false;
+    ops.push_back(d);
+  }
+}
+
 std::vector<OpDef> MakeOps() {
   std::vector<OpDef> ops;
   // Data/Output `index` is optional: AutoFuse's own serialisation tests write Data nodes without it
@@ -273,6 +308,7 @@ std::vector<OpDef> MakeOps() {
   ops.push_back(Unary(OpCode::kRemovePad, "RemovePad", CT::kElewise, pad_dtypes));
   AppendV1Ops(ops);
   AppendV2MathOps(ops);
+  AddCubeOps(ops);
   return ops;
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "autofuse/ir/cube.h"
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 
@@ -231,6 +232,10 @@ class Checker {
       case OpCode::kRemovePad:
         return CheckPad(node, n, op.code == OpCode::kPad);
       default:
+        if (IsCubeOp(op.code)) {
+          for (const std::string& e : CheckMatMul(g_, n))
+            Error(node, e);
+        }
         return;
     }
   }

@@ -12,6 +12,7 @@
 
 #include "af_tiling/elementwise.h"
 #include "autofuse/ir/axis_algebra.h"
+#include "autofuse/ir/cube.h"
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/text.h"
@@ -907,6 +908,23 @@ struct NormalizeState {
   std::vector<Decision>* d;
 };
 
+// A cube node: the refusal code of an op variant this compiler does not take
+// (ir::CubeRefusal), else CUBE_NOT_SCHEDULED: the CV templates (docs/schedule.md) are not
+// generated yet, so a cube op runs outside fused kernels.
+[[noreturn]] void RefuseCube(const ir::Node& n) {
+  std::string error;
+  const auto m = ir::ReadMatMul(n, &error);
+  if (!m) throw ScheduleError("CUBE_BAD_ATTR", "node '" + n.name + "': " + error);
+  if (const auto code = ir::CubeRefusal(*m)) {
+    throw ScheduleError(*code, "node '" + n.name + "' (" + n.type + ") is a cube op variant " +
+                                   "this compiler does not take (docs/ir.md, \"Cube ops\")");
+  }
+  throw ScheduleError("CUBE_NOT_SCHEDULED",
+                      "node '" + n.name + "' (" + n.type + ") runs on the cube unit; the " +
+                          "cube + vector templates are not generated yet (docs/schedule.md, " +
+                          "\"CV templates\")");
+}
+
 // One loop nest for all compute nodes (the elementwise/broadcast subset); buffers do not loop.
 void LoopNest(NormalizeState& st) {
   Graph& g = st.g;
@@ -914,6 +932,7 @@ void LoopNest(NormalizeState& st) {
   for (const auto& n : g.nodes) {
     if (!IsComputeNode(n)) continue;
     const ir::OpDef* op = ir::FindOp(n.type);
+    if (op->compute == ir::ComputeType::kCube) RefuseCube(n);
     if (op->compute != ir::ComputeType::kElewise && op->compute != ir::ComputeType::kBroadcast &&
         op->compute != ir::ComputeType::kLoad && op->compute != ir::ComputeType::kStore &&
         op->compute != ir::ComputeType::kReduce && op->compute != ir::ComputeType::kConcat &&

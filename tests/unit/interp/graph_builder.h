@@ -76,6 +76,7 @@ class GraphBuilder {
     g_.nodes.back().attrs["index"] = index;
     return n;
   }
+  void AddSizeVar(const std::string& s) { g_.AddSizeVar(s); }
   ir::Node& node(int i) { return g_.nodes[static_cast<std::size_t>(i)]; }
   const ir::Graph& graph() const { return g_; }
 

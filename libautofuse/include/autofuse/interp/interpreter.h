@@ -61,6 +61,12 @@
 //      output is empty).
 //    - Pad / RemovePad: values unchanged. Pad's output may be larger per dim (new elements 0),
 //      RemovePad's smaller (the leading box kept); hint graphs normally keep the view.
+//  * Cube ops (autofuse/ir/cube.h): MatMul, MatMulBias, BatchMatMul, BatchMatMulBias with
+//    transposed operands (transpose_x1/x2, adj_x1/x2), broadcast batch dims and has_relu; the
+//    operands may be computed values or Data nodes read whole. Products and sums in double, the
+//    bias added before has_relu, one rounding into the output dtype. The Offset variants and
+//    offset_x / enable_hf32 != 0 are refused (CUBE_OFFSET_UNSUPPORTED, CUBE_INT8_UNSUPPORTED,
+//    CUBE_HF32_UNSUPPORTED in the message).
 //  * Not supported yet (af::InputError "not supported by the interpreter yet"): Workspace.
 // Every failure -- bad inputs, unbound symbols, shape mismatches, out-of-bounds views, unknown
 // ops, cycles -- throws af::InputError whose location is "graph NAME" and whose cause names the

@@ -161,6 +161,16 @@ enum class OpCode : std::uint16_t {
   kNdtri,
   kErfinv,
   kErfcx,
+  // Cube ops (autofuse/ir/cube.h): the Offset variants (int8 weight offsets) are registered so
+  // that graphs holding them parse and validate, and are refused with CUBE_OFFSET_UNSUPPORTED.
+  kMatMul,
+  kMatMulBias,
+  kMatMulOffset,
+  kMatMulOffsetBias,
+  kBatchMatMul,
+  kBatchMatMulBias,
+  kBatchMatMulOffset,
+  kBatchMatMulOffsetBias,
 };
 
 // How the output dtype follows from the inputs.

@@ -59,6 +59,10 @@ struct BlockCounters {
   uint64_t mte2_bytes = 0;   // GM -> UB payload bytes (padding excluded)
   uint64_t mte3_bytes = 0;   // UB -> GM payload bytes
   uint64_t vec_repeats = 0;  // sum over vector API calls of ceil(bytes / 256)
+  // The cube side (af_cpu/cube.h); carried out of a launch by the per-API counts.
+  uint64_t mte1_bytes = 0;     // L1 -> L0A/L0B bytes (LoadData, 512 per fractal)
+  uint64_t cube_fractals = 0;  // Mmad fractal steps: ceil(m/16) * ceil(n/16) * ceil(k/C0)
+  uint64_t fix_bytes = 0;      // L0C -> GM payload bytes (Fixpipe)
   std::vector<ApiStat> api;
 
   ApiStat& Api(const char* name) {
@@ -116,6 +120,14 @@ struct LaunchState {
 
 enum class AtomicMode : uint8_t { kNone, kAdd, kMax, kMin };
 
+// One cube memory of a block (L1, L0A, L0B, L0C: af_cpu/cube.h), allocated on first use.
+struct CubeArena {
+  std::vector<uint8_t> bytes;
+  uint8_t* base = nullptr;  // 1024-byte aligned start inside `bytes`
+  uint64_t cursor = 0;      // next free byte for InitBuffer
+  uint64_t peak = 0;
+};
+
 // The state of the block running on this thread.
 struct BlockCtx {
   LaunchState* launch = nullptr;
@@ -130,6 +142,7 @@ struct BlockCtx {
   void* pipe = nullptr;                          // the live AscendC::TPipe, for GetTPipePtr
   std::map<std::pair<int, int>, int64_t> flags;  // (HardEvent, event id) -> pending SetFlag count
   BlockCounters counters;
+  CubeArena cube[4];  // indexed by af_cpu::CubeMem
 };
 
 inline thread_local BlockCtx* g_block = nullptr;

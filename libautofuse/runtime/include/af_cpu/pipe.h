@@ -10,6 +10,7 @@
 
 #include "af_cpu/config.h"
 #include "af_cpu/context.h"
+#include "af_cpu/cube.h"
 #include "af_cpu/tensor.h"
 
 AF_CPU_HIDDEN_BEGIN
@@ -64,6 +65,16 @@ inline const char* PositionName(TPosition p) {
       return "VECOUT";
     case TPosition::VECCALC:
       return "VECCALC";
+    case TPosition::A1:
+      return "A1";
+    case TPosition::B1:
+      return "B1";
+    case TPosition::A2:
+      return "A2";
+    case TPosition::B2:
+      return "B2";
+    case TPosition::CO1:
+      return "CO1";
     default:
       return "non-UB position";
   }
@@ -349,6 +360,8 @@ class TPipe {
   TPipe() {
     af_cpu::BlockCtx& c = af_cpu::Ctx("TPipe");
     start_ = c.ub_cursor;
+    for (int m = 0; m < 4; ++m)
+      cube_start_[m] = c.cube[m].cursor;
     buffers_start_ = c.buffers;
     c.pipe = this;
   }
@@ -359,6 +372,14 @@ class TPipe {
   template <class Q>
   bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
     uint64_t slot_len = 0;
+    af_cpu::CubeMem mem = af_cpu::CubeMem::kL1;
+    if (af_cpu::CubeMemOf(Q::kAfPosition, &mem)) {
+      uint8_t* base = nullptr;
+      const uint64_t at =
+          af_cpu::CarveCube("TPipe::InitBuffer", Q::kAfPosition, num, len, &slot_len, &base);
+      que.AfInit(base, at, num, slot_len);
+      return true;
+    }
     const uint64_t at = af_cpu::CarveUb("TPipe::InitBuffer", Q::kAfPosition, num, len, &slot_len);
     que.AfInit(af_cpu::g_block->ub, at, num, slot_len);
     return true;
@@ -366,6 +387,13 @@ class TPipe {
   template <TPosition bufPos>
   bool InitBuffer(TBuf<bufPos>& buf, uint32_t len) {
     uint64_t slot_len = 0;
+    af_cpu::CubeMem mem = af_cpu::CubeMem::kL1;
+    if (af_cpu::CubeMemOf(bufPos, &mem)) {
+      uint8_t* base = nullptr;
+      const uint64_t at = af_cpu::CarveCube("TPipe::InitBuffer", bufPos, 1, len, &slot_len, &base);
+      buf.AfInit(base, at, slot_len);
+      return true;
+    }
     const uint64_t at = af_cpu::CarveUb("TPipe::InitBuffer", bufPos, 1, len, &slot_len);
     buf.AfInit(af_cpu::g_block->ub, at, slot_len);
     return true;
@@ -377,6 +405,8 @@ class TPipe {
     af_cpu::BlockCtx& c = af_cpu::Enter("TPipe::Reset");
     c.ub_cursor = start_;
     c.buffers = buffers_start_;
+    for (int m = 0; m < 4; ++m)
+      c.cube[m].cursor = cube_start_[m];
   }
   void Destroy() { Release(); }
 
@@ -399,9 +429,13 @@ class TPipe {
     alive_ = false;
     if (c->ub_cursor > start_) c->ub_cursor = start_;
     if (c->buffers > buffers_start_) c->buffers = buffers_start_;
+    for (int m = 0; m < 4; ++m) {
+      if (c->cube[m].cursor > cube_start_[m]) c->cube[m].cursor = cube_start_[m];
+    }
     if (c->pipe == this) c->pipe = nullptr;
   }
   uint64_t start_ = 0;
+  uint64_t cube_start_[4] = {0, 0, 0, 0};
   uint32_t buffers_start_ = 0;
   bool alive_ = true;
 };

@@ -15,7 +15,8 @@ AF_CPU_HIDDEN_BEGIN
 
 namespace AscendC {
 
-// Logical positions. Only the Unified Buffer positions (VECIN, VECOUT, VECCALC) are modelled.
+// Logical positions: the Unified Buffer (VECIN, VECOUT, VECCALC) and the cube memories (A1/B1/C1
+// in L1, A2 in L0A, B2 in L0B, CO1 in L0C: af_cpu/cube.h) are modelled.
 enum class TPosition : uint8_t {
   GM,
   A1,

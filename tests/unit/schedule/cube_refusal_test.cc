@@ -1,0 +1,44 @@
+// A hint graph with a cube op is refused by the schedule with a reason code: the op variant's own
+// (ir::CubeRefusal) or CUBE_NOT_SCHEDULED while the CV templates are not generated.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "autofuse/hw/profile.h"
+#include "autofuse/ir/text.h"
+#include "autofuse/schedule/schedule.h"
+#include "fixtures.h"
+
+namespace af {
+namespace {
+
+ir::Graph MatMulFixture() {
+  const auto path = test::OurFixtures() / "ir" / "matmul.graph.txt";
+  return ir::ParseText(test::ReadFile(path), path.string());
+}
+
+std::string RefusalCode(const ir::Graph& g) {
+  try {
+    schedule::Schedule(g, hw::GetProfile("ascend910b"));
+  } catch (const schedule::ScheduleError& e) {
+    return e.code();
+  }
+  return "scheduled";
+}
+
+TEST(CubeRefusal, EachCubeVariantHasItsCode) {
+  ir::Graph g = MatMulFixture();
+  EXPECT_EQ(RefusalCode(g), "CUBE_NOT_SCHEDULED");
+  ir::Node& mm = g.nodes[3];
+  ASSERT_EQ(mm.type, "MatMulBias");
+  mm.attrs["enable_hf32"] = std::int64_t{1};
+  EXPECT_EQ(RefusalCode(g), "CUBE_HF32_UNSUPPORTED");
+  mm.attrs["enable_hf32"] = std::int64_t{0};
+  mm.attrs["offset_x"] = std::int64_t{2};
+  EXPECT_EQ(RefusalCode(g), "CUBE_INT8_UNSUPPORTED");
+  mm.attrs["offset_x"] = std::string("x");  // validation names it before the schedule runs
+  EXPECT_EQ(RefusalCode(g), "INVALID_GRAPH");
+}
+
+}  // namespace
+}  // namespace af
