@@ -25,6 +25,12 @@ class Planner {
     for (std::size_t i = 0; i < p_.order.size(); ++i) {
       const Unit& u = p_.order[i];
       if (u.kernel < 0) {
+        // A node that writes no tensor (aten.sym_size: a size read on the host) launches nothing.
+        const auto& outs = r_.front_end->graph.node(u.node).outputs;
+        if (std::ranges::none_of(
+                outs, [&](int v) { return r_.front_end->graph.value(v).type.IsTensor(); })) {
+          continue;
+        }
         if (!open_.empty()) {
           const auto& n = r_.front_end->graph.node(u.node);
           Close("SUPERKERNEL_FALLBACK_BETWEEN",

@@ -17,10 +17,12 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// The fixture graph with fusion off: one kernel per op.
-CompileResult CompileFixture(const std::string& name, Options* o) {
+// The fixture graph with one kernel per op (5 AscIR nodes: Data, Load, op, Store, Output);
+// `reduce_off`: reductions fall back.
+CompileResult CompileFixture(const std::string& name, Options* o, bool reduce_off = false) {
   o->build = false;
-  o->flags["autofuse_enable_pass"] = "transpose";
+  o->flags["autofuse_max_fusion_size"] = "5";
+  if (reduce_off) o->flags["autofuse_enable_pass"] = "transpose";
   o->bindings["s0"] = 37;
   Input in = inputs::Import(
       (af::test::SourceDir() / "tests" / "fixtures" / "superkernel" / name).string());
@@ -65,7 +67,7 @@ TEST(SuperKernelPlan, ADtypeChangeBetweenMembersCutsTheSegment) {
 
 TEST(SuperKernelPlan, AFallbackBetweenKernelsEndsTheSegment) {
   Options o;
-  const CompileResult r = CompileFixture("fallback.fx_graph.py", &o);
+  const CompileResult r = CompileFixture("fallback.fx_graph.py", &o, true);
   const SuperPlan p = PlanSuperKernels(r, o);
   ASSERT_EQ(p.decisions.size(), 2u);
   EXPECT_EQ(p.decisions[0].code, "SUPERKERNEL_FALLBACK_BETWEEN");

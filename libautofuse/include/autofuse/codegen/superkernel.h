@@ -47,7 +47,7 @@ struct SuperKernelSpec {
 inline constexpr const char* kSuperTilingStruct = "AutofuseSuperTilingData";
 // Where member_offset[0] sits in it (after block_dim, tiling_key, n_members, reserved, ub_bytes,
 // workspace_bytes); member_offset[i] is a uint64_t at kSuperMemberOffsetsAt + 8 * i.
-inline constexpr std::size_t kSuperMemberOffsetsAt = 24;
+inline constexpr std::size_t kSuperMemberOffsetsAt = 32;
 
 // Generates the super kernel of `spec` (>= 2 members). GeneratedKernel::symbols is the union of
 // the members' size symbols (first appearance order); mixed is set when the entry synchronises.
