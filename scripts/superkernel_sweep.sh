@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every PyTorch oracle case (tests/oracle/cases.py) through `afc run --superkernel`: the case's
 # kernels run separately and as super kernels, checked against each other and the expected arrays
-# (docs/superkernel.md). Opt-in (the default suite runs three representative cases,
+# (docs/superkernel.md). Opt-in (the default suite runs one representative case,
 # oracle_superkernel_*). Prints one line per case and a summary; exit 1 when a case fails.
 #     scripts/superkernel_sweep.sh [BUILD_DIR]
 set -uo pipefail
