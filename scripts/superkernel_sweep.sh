@@ -19,7 +19,7 @@ print(" ".join(seen))')
 pass=0; fail=0; joined=0
 for c in $cases; do
   log="$work/$c.log"
-  if /usr/bin/python3 tests/oracle/run_case.py --case "$c" --afc "$build/tools/afc/afc" \
+  if /usr/bin/python3 tests/oracle/run_case.py --case "$c" --afc "$build/bin/afc" \
       --work "$work" --superkernel >"$log" 2>&1; then
     pass=$((pass + 1)); status=PASS
   else
