@@ -5,7 +5,10 @@ cases.py, if the case has one), whose last line says PASS or FAIL. For a case in
 also `afc compile CASE` with the same flags: its report.json must place every node of each listed
 aten op in a fused kernel that compiled (model_nodes[].kernel, kernels[].error_code).
 
-    run_case.py --case NAME --afc PATH --work DIR
+    run_case.py --case NAME --afc PATH --work DIR [--superkernel]
+
+With --superkernel, `afc run --superkernel CASE`: the case's kernels also run as super kernels,
+checked against the separate kernels and the expected arrays (docs/superkernel.md).
 """
 import argparse
 import importlib.util
@@ -24,6 +27,7 @@ def main():
     ap.add_argument("--case", required=True)
     ap.add_argument("--afc", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--superkernel", action="store_true")
     args = ap.parse_args()
     try:
         import torch  # noqa: F401
@@ -43,10 +47,12 @@ def main():
     spec.loader.exec_module(mod)
     flags = getattr(mod, "FLAGS", {}).get(args.case)
     cmd = [args.afc, "run", out] + (["--flags", flags] if flags else [])
+    if args.superkernel:
+        cmd.append("--superkernel")
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(r.stdout, end="")
     expect = getattr(mod, "EXPECT_FUSED", {}).get(args.case)
-    if r.returncode != 0 or not expect:
+    if r.returncode != 0 or not expect or args.superkernel:
         return r.returncode
     missing = check_fused(args, out, flags, expect)
     for m in missing:

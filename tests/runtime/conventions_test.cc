@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,25 @@ extern "C" __global__ __aicore__ void af_conv_keyed_sync_kernel(GM_ADDR out, GM_
   AscendC::SyncAll();
 }
 
+// A super kernel's reading: a header with the member's offset, then the member's struct read at
+// that offset with GET_TILING_DATA_WITH_STRUCT (the offset travels in the tiling data).
+struct ConvSuperHeader {
+  uint32_t block_dim;
+  uint32_t tiling_key;
+  uint64_t member_offset;
+};
+
+extern "C" __global__ __aicore__ void af_conv_offset_kernel(GM_ADDR out, GM_ADDR workspace,
+                                                            GM_ADDR tiling) {
+  (void)workspace;
+  REGISTER_TILING_DEFAULT(ConvSuperHeader);
+  GET_TILING_DATA(h, tiling);
+  GET_TILING_DATA_WITH_STRUCT(ConvTiling, m, tiling + h.member_offset);
+  AscendC::GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), h.block_dim);
+  g.SetValue(AscendC::GetBlockIdx(), m.value);
+}
+
 namespace {
 
 struct Launched {
@@ -103,6 +123,48 @@ TEST(ConventionsTest, GetTilingDataRefusesAShortTilingBuffer) {
   EXPECT_EQ(l.status, AF_STATUS_VIOLATION);
   EXPECT_NE(l.error.find("GET_TILING_DATA: the tiling buffer holds 8 bytes but the tiling struct "
                          "needs 12"),
+            std::string::npos)
+      << l.error;
+}
+
+// The member struct at an offset inside the buffer is read; one past the end, or one whose bytes
+// run past the end, is refused.
+TEST(ConventionsTest, GetTilingDataWithStructReadsAtAnOffsetInsideTheBuffer) {
+  auto launch = [](uint64_t offset, uint64_t tiling_size) {
+    Launched l;
+    l.out.assign(2, 0.0f);
+    std::vector<uint8_t> tiling(64, 0);
+    const ConvSuperHeader h{2, 0, offset};
+    std::memcpy(tiling.data(), &h, sizeof h);
+    const ConvTiling m{2, 0, 7.5f};
+    if (offset + sizeof m <= tiling.size()) std::memcpy(tiling.data() + offset, &m, sizeof m);
+    uint8_t* gm[] = {reinterpret_cast<uint8_t*>(l.out.data())};
+    const uint64_t sizes[] = {2 * sizeof(float)};
+    AfLaunchArgs a{};
+    a.abi_version = AF_LAUNCH_ABI_VERSION;
+    a.block_dim = 2;
+    a.ub_bytes = 1024;
+    a.num_gm = 1;
+    a.gm_ptrs = gm;
+    a.gm_sizes = sizes;
+    a.tiling = tiling.data();
+    a.tiling_size = tiling_size;
+    l.status = af_cpu::Launch(af_conv_offset_kernel, &a, "conv_offset");
+    l.error = a.error;
+    return l;
+  };
+  auto l = launch(24, 64);
+  ASSERT_EQ(l.status, AF_STATUS_OK) << l.error;
+  EXPECT_EQ(l.out, std::vector<float>(2, 7.5f));
+  l = launch(64, 64);  // at the end: outside the buffer
+  EXPECT_EQ(l.status, AF_STATUS_VIOLATION);
+  EXPECT_NE(l.error.find("GET_TILING_DATA: the tiling argument is not inside the launch's tiling "
+                         "buffer"),
+            std::string::npos)
+      << l.error;
+  l = launch(56, 64);  // inside, but the 12-byte struct runs past the end
+  EXPECT_EQ(l.status, AF_STATUS_VIOLATION);
+  EXPECT_NE(l.error.find("holds 8 bytes from offset 56 but the tiling struct needs 12"),
             std::string::npos)
       << l.error;
 }

@@ -61,6 +61,7 @@ struct RunCmdOptions {
   unsigned long long seed = 0;
   double atol = -1;  // < 0: the dtype's default
   double rtol = -1;
+  bool superkernel = false;  // model graphs: also run with super kernels (pipeline/superkernel.h)
 };
 int RunRun(const RunCmdOptions& opts);
 

@@ -13,6 +13,8 @@
 #include "autofuse/inputs/grouping_summary.h"
 #include "autofuse/inputs/registry.h"
 #include "autofuse/pipeline/estimate.h"
+#include "autofuse/pipeline/run_case.h"
+#include "autofuse/pipeline/superkernel.h"
 #include "autofuse/support/error.h"
 #include "report.pb.h"
 
@@ -55,6 +57,80 @@ int Refused(const pipeline::CompileResult& r) {
     code = 2;
   }
   return code;
+}
+
+// --superkernel: the decisions, the second run's log, the super run's returned values.
+void PrintSuperRun(const pipeline::CaseRun& res, unsigned long long seed) {
+  const pipeline::SuperPlan& plan = *res.super_plan;
+  if (res.random_inputs) {
+    std::cout << "inputs: drawn at random (seed " << seed
+              << "), no expected arrays: the super kernels are checked against the separate "
+                 "kernels\n";
+  }
+  for (const auto& d : plan.decisions)
+    std::cout << "superkernel [" << d.code << "]: " << d.message << "\n";
+  int built = 0;
+  int members = 0;
+  for (const auto& seg : plan.segments) {
+    if (!seg.kernel.library) {
+      std::cout << "superkernel not built [" << seg.kernel.error_code << "]: " << seg.kernel.error
+                << "; its kernels ran apart\n";
+      continue;
+    }
+    ++built;
+    members += static_cast<int>(seg.kernels.size());
+  }
+  for (const auto& line : res.super_log)
+    std::cout << "  super run: " << line << "\n";
+  int kernels = 0;
+  for (const auto& u : plan.order)
+    kernels += u.kernel >= 0 ? 1 : 0;
+  std::cout << "superkernel: " << built << " super kernel(s), " << kernels - members + built
+            << " kernel launches instead of " << kernels << "; " << res.super_values_checked
+            << " kernel-written values compared, " << res.super_values_differ << " differ\n";
+  for (const auto& c : res.super_outputs)
+    if (!c.ok) std::cout << "  super run " << c.name << ": " << c.message << "\n";
+}
+
+int RunEstimateSuper(const EstimateOptions& opts, pipeline::Options o) {
+  pipeline::Input in = inputs::Import(opts.common.input);
+  if (!in.model) {
+    throw InputError({opts.common.input, 0, 0},
+                     "--superkernel needs a model graph: the kernels' order and data flow come "
+                     "from it");
+  }
+  for (const auto& [k, v] : pipeline::BindCaseInputs(*in.model, opts.common.input))
+    o.bindings.emplace(k, v);
+  in.path = opts.common.input;
+  o.build = false;
+  const pipeline::CompileResult r = pipeline::Compile(std::move(in), o);
+  const pipeline::SuperEstimate e = pipeline::EstimateSuper(r, o);
+  if (!opts.trace.empty()) {
+    std::ofstream f(opts.trace, std::ios::binary | std::ios::trunc);
+    f << pipeline::SuperTraceJson(e);
+    if (!f) throw InputError({opts.trace, 0, 0}, "--trace: cannot write the file");
+  }
+  if (opts.common.json) {
+    std::cout << pipeline::SuperEstimateJson(e);
+    return 0;
+  }
+  for (const auto& d : e.decisions)
+    std::printf("superkernel [%s]: %s\n", d.code.c_str(), d.message.c_str());
+  for (std::size_t s = 0; s < e.segments.size(); ++s) {
+    const auto& g = e.segments[s];
+    std::printf(
+        "super kernel %zu (%zu kernels, %d SyncAll, %d independent): separate %.2f us, super "
+        "%.2f us (launches removed %.2f us, barriers %.2f us, early start %.2f us)\n",
+        s, g.members.size(), g.syncs, g.independent, g.separate_us, g.super_us,
+        g.launches_removed_us, g.barriers_us, g.early_start_us);
+  }
+  std::printf(
+      "total: separate %.2f us (%d launches), super kernels %.2f us (%d launches), saving %.2f us "
+      "(clock %.2f GHz, %.2f us per launch, %.2f us per SyncAll)\n",
+      e.separate_us, e.separate_launches, e.super_us, e.super_launches, e.separate_us - e.super_us,
+      e.clock_ghz, e.launch_us, e.sync_us);
+  if (!opts.trace.empty()) std::printf("trace: %s\n", opts.trace.c_str());
+  return 0;
 }
 
 }  // namespace
@@ -122,10 +198,12 @@ int RunRunGraph(const RunCmdOptions& opts, const pipeline::Options& o, const pip
   std::optional<double> rtol;
   if (opts.atol >= 0) atol = opts.atol;
   if (opts.rtol >= 0) rtol = opts.rtol;
-  const auto res = pipeline::RunCase(in, o, atol, rtol, {opts.inputs, opts.expect});
+  const auto res = pipeline::RunCase(in, o, atol, rtol, {opts.inputs, opts.expect},
+                                     {opts.superkernel, opts.seed});
   PrintFusion(res.compiled);
   for (const auto& line : res.log)
     std::cout << "  " << line << "\n";
+  if (res.super_plan) PrintSuperRun(res, opts.seed);
   std::string summary;
   for (const auto& c : res.outputs) {
     char buf[320];
@@ -134,6 +212,11 @@ int RunRunGraph(const RunCmdOptions& opts, const pipeline::Options& o, const pip
                   c.rtol);
     summary += buf;
     if (!c.ok) std::cout << "  " << c.name << ": " << c.message << "\n";
+  }
+  if (res.super_plan) {
+    summary += (summary.empty() ? "" : "; ") + std::string("super kernels ") +
+               (res.super_values_differ == 0 ? "= " : "!= ") + "separate kernels on " +
+               std::to_string(res.super_values_checked) + " values";
   }
   std::cout << (res.ok ? "PASS " : "FAIL ") << summary << "\n";
   return res.ok ? 0 : 1;
@@ -145,6 +228,8 @@ int RunEstimate(const EstimateOptions& opts) {
   (void)hw::GetProfile(o.soc);
   ReadFlags(opts.common, &o.flags);  // as compile/run
   pipeline::ParseBindings(opts.common.bind, &o.bindings);
+  if (opts.superkernel) return RunEstimateSuper(opts, o);
+  if (!opts.trace.empty()) throw InputError({}, "--trace goes with --superkernel");
   const pipeline::GraphEstimate e = inputs::Estimate(opts.common.input, o);
   if (opts.common.json) {
     std::cout << pipeline::EstimateJson(e);

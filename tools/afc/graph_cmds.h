@@ -19,6 +19,8 @@ int RunRunGraph(const RunCmdOptions& opts, const pipeline::Options& o, const pip
 // afc estimate INPUT [--bind ...] [--soc ...] [--json]: modeled fused vs unfused time.
 struct EstimateOptions {
   CommonOptions common;
+  bool superkernel = false;  // separate vs super kernels (pipeline/superkernel.h)
+  std::string trace;         // with superkernel: Chrome trace of both timelines
 };
 int RunEstimate(const EstimateOptions& opts);
 

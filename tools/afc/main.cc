@@ -132,6 +132,9 @@ void AddPipelineCommands(CLI::App& app, Commands& c) {
   c.cmd_run->add_option("--seed", c.runo.seed, "Seed of the random inputs");
   c.cmd_run->add_option("--atol", c.runo.atol, "Absolute tolerance (default: by dtype)");
   c.cmd_run->add_option("--rtol", c.runo.rtol, "Relative tolerance (default: by dtype)");
+  c.cmd_run->add_flag("--superkernel", c.runo.superkernel,
+                      "Model graphs: run again with each run of consecutive kernels as one "
+                      "launch (super kernel) and check it against the separate kernels");
 
   c.cmd_tile = app.add_subcommand("tile", "The tiling decision per kernel for bound sizes");
   AddCommon(c.cmd_tile, c.tile.common);
@@ -154,6 +157,12 @@ void AddPipelineCommands(CLI::App& app, Commands& c) {
   c.cmd_estimate = app.add_subcommand(
       "estimate", "Modeled time of the fused kernels against the same ops one per kernel");
   AddCommon(c.cmd_estimate, c.estimate.common);
+  c.cmd_estimate->add_flag("--superkernel", c.estimate.superkernel,
+                           "Separate kernels against super kernels (one launch per run of "
+                           "consecutive kernels), per graph");
+  c.cmd_estimate->add_option("--trace", c.estimate.trace,
+                             "With --superkernel: write the two modelled timelines as a Chrome "
+                             "trace (JSON) to this file");
 
   c.cmd_ops = app.add_subcommand(
       "ops", "The registered AscIR ops for a profile: inputs, outputs, dtypes, support");

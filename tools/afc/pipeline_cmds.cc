@@ -173,6 +173,11 @@ int RunRun(const RunCmdOptions& opts) {
   const auto o = MakeOptions(opts.common, true);
   pipeline::Input in = inputs::Import(opts.common.input);
   if (in.model) return RunRunGraph(opts, o, in);
+  if (opts.superkernel) {
+    throw InputError({opts.common.input, 0, 0},
+                     "--superkernel needs a model graph (FX graph, case folder, GE dump, Inductor "
+                     "dump): the kernels' order and data flow come from it");
+  }
   const auto r = pipeline::Compile(std::move(in), o);
   FlagEffects(r, o);
   if (const int rc = ReportRefused(r); rc != 0) return rc;

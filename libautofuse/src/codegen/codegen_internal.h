@@ -43,6 +43,18 @@ std::string KernelSource(const Context& ctx);
 bool KernelSyncsAllCores(const Context& ctx);
 std::string TilingDataHeader(const Context& ctx);
 std::string TilingSource(const Context& ctx);
+// The pieces of the tiling-data header and the tiling function, for a super kernel that holds
+// several kernels' structs and solvers in namespaces of their own (superkernel.cc): the
+// qualifier/export macros, the AutofuseTilingData struct, the integer helpers, and the cases'
+// constant tables with af_solve_tiling.
+std::string TilingDataPreamble();
+std::string TilingStructSource(const Context& ctx);
+std::string TilingHelpersSource();
+std::string TilingSolveSource(const Context& ctx);
+// Whether one tiling case's template synchronises all cores (r_core).
+bool CaseSyncsAllCores(const schedule::ImplCase& c);
+// The kernel's case functions (caseN), without includes, kernel type or entry.
+std::string KernelCaseFunctions(const Context& ctx);
 std::string InferShapeSource(const Context& ctx);
 
 }  // namespace af::codegen

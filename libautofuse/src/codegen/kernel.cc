@@ -1786,6 +1786,17 @@ bool KernelSyncsAllCores(const Context& ctx) {
                      [](const auto& c) { return KernelWriter::SyncsAllCores(c.kind); });
 }
 
+bool CaseSyncsAllCores(const schedule::ImplCase& c) {
+  return KernelWriter::SyncsAllCores(c.kind);
+}
+
+std::string KernelCaseFunctions(const Context& ctx) {
+  std::string out;
+  for (std::size_t c = 0; c < ctx.s.cases.size(); ++c)
+    out += KernelWriter(ctx, static_cast<int>(c)).Write("case" + std::to_string(c));
+  return out;
+}
+
 std::string KernelSource(const Context& ctx) {
   // A kernel whose template synchronises all cores through the GM workspace (r_core's hard
   // SyncAll) must be of the mixed type: CANN documents hard sync under KERNEL_TYPE_MIX_AIV_1_0.

@@ -17,6 +17,8 @@
 #include "autofuse/ir/validate.h"
 #include "autofuse/pipeline/compile_kernel.h"
 #include "autofuse/pipeline/options.h"
+#include "autofuse/pipeline/pipeline.h"
+#include "autofuse/pipeline/superkernel.h"
 #include "autofuse/schedule/schedule.h"
 #include "autofuse/support/error.h"
 
@@ -188,6 +190,33 @@ std::string FuseText(const model::Graph& g, const StageRun& run) {
   return out;
 }
 
+// The super kernels of the front end's kernels (no host build): one line per decision, then every
+// generated source after a "// ---- <file>" line.
+std::string SuperKernelText(const model::Graph& g, const StageRun& run) {
+  Options o;
+  o.soc = kSoc;
+  o.build = false;
+  ParseFlags(Join(run, 1), &o.flags);
+  Input in;
+  in.model = g;
+  const CompileResult r = Compile(std::move(in), o);
+  SuperPlan plan = PlanSuperKernels(r, o);
+  BuildSuperKernels(plan, r, o);
+  std::string out;
+  for (const auto& d : plan.decisions)
+    out += "superkernel [" + d.code + "]: " + d.message + "\n";
+  for (const auto& seg : plan.segments) {
+    if (!seg.kernel.error.empty()) {
+      out +=
+          "superkernel not generated [" + seg.kernel.error_code + "]: " + seg.kernel.error + "\n";
+      continue;
+    }
+    for (const auto& f : seg.kernel.code.files)
+      out += "// ---- " + f.name + "\n" + f.text;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<StageRun> RunLines(const std::string& text) {
@@ -208,7 +237,7 @@ bool IsHintStage(const std::string& name) {
 }
 
 bool IsModelStage(const std::string& name) {
-  return name == "lower" || name == "check" || name == "fuse";
+  return name == "lower" || name == "check" || name == "fuse" || name == "superkernel";
 }
 
 std::string RunHintStages(ir::Graph g, const std::vector<StageRun>& runs) {
@@ -248,6 +277,7 @@ std::string RunModelStage(const model::Graph& g, const StageRun& run) {
     return out;
   }
   if (stage == "fuse") return FuseText(g, run);
+  if (stage == "superkernel") return SuperKernelText(g, run);
   throw std::invalid_argument("unknown stage '" + stage + "'");
 }
 

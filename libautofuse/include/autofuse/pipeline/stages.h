@@ -28,6 +28,9 @@
 //   check                     CheckOp per node: "<node>: ok" or "<node>: <CODE> message"
 //   fuse [FLAGS]              the fusion decider: "kernel k: nodes...", "fallback <node> [CODE]
 //                             (stage)", and one "decision" line per record
+//   superkernel [FLAGS]       the front end's kernels as super kernels (pipeline/superkernel.h):
+//                             "superkernel [CODE]: message" per decision, then every generated
+//                             source after a "// ---- <file>" line
 #pragma once
 
 #include <string>

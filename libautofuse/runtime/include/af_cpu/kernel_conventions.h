@@ -6,7 +6,8 @@
 // kernel_utils_macros.h; the bodies are ours: on the CPU the declared type is recorded so that the
 // runtime can refuse a hard SyncAll in a kernel that did not declare a mixed type (CANN's
 // KERNEL_TASK_TYPE_DEFAULT documentation: hard synchronisation needs KERNEL_TYPE_MIX_AIV_1_0), and
-// the tiling data is copied out of the launch's registered tiling buffer with a size check.
+// the tiling data is copied out of the launch's registered tiling buffer (from any offset inside
+// it) with a size check.
 #pragma once
 
 #include <cstdint>
@@ -105,12 +106,18 @@ __aicore__ inline T ReadTilingData(GM_ADDR gm_tiling) {  // NOLINT(readability-n
 #endif
   const BlockCtx& c = Ctx("GET_TILING_DATA");
   if (tiling == nullptr) Fail("GET_TILING_DATA", "the tiling argument is NULL");
-  if (tiling != c.launch->tiling) {
-    Fail("GET_TILING_DATA", "the tiling argument is not the launch's tiling buffer");
+  // Any address inside the launch's tiling buffer, as a GM address would be: a super kernel
+  // reads each member's struct at its offset (GET_TILING_DATA_WITH_STRUCT on tiling + offset).
+  const uint8_t* base = c.launch->tiling;
+  const uint64_t size = c.launch->tiling_size;
+  if (base == nullptr || tiling < base || tiling >= base + size) {
+    Fail("GET_TILING_DATA", "the tiling argument is not inside the launch's tiling buffer");
   }
-  if (c.launch->tiling_size < sizeof(T)) {
-    Fail("GET_TILING_DATA", "the tiling buffer holds " + std::to_string(c.launch->tiling_size) +
-                                " bytes but the tiling struct needs " + std::to_string(sizeof(T)));
+  const auto at = static_cast<uint64_t>(tiling - base);
+  if (size - at < sizeof(T)) {
+    Fail("GET_TILING_DATA", "the tiling buffer holds " + std::to_string(size - at) + " bytes" +
+                                (at != 0 ? " from offset " + std::to_string(at) : std::string()) +
+                                " but the tiling struct needs " + std::to_string(sizeof(T)));
   }
   T out;
   std::memcpy(&out, tiling, sizeof(T));

@@ -1,0 +1,202 @@
+// SuperKernel planning and building (see superkernel.h).
+#include "autofuse/pipeline/superkernel.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "autofuse/data/host_array.h"
+#include "autofuse/interp/interpreter.h"
+#include "autofuse/toolchain/compile.h"
+
+namespace af::pipeline {
+namespace {
+
+std::string KernelLabel(const Kernel& k) {
+  return k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name;
+}
+
+// Walks the execution order, closing a segment wherever a unit cannot join it.
+class Planner {
+ public:
+  Planner(const CompileResult& r, const Options& o, SuperPlan& p) : r_(r), o_(o), p_(p) {}
+
+  void Run() {
+    for (std::size_t i = 0; i < p_.order.size(); ++i) {
+      const Unit& u = p_.order[i];
+      if (u.kernel < 0) {
+        // A node that writes no tensor (aten.sym_size: a size read on the host) launches nothing.
+        const auto& outs = r_.front_end->graph.node(u.node).outputs;
+        if (std::ranges::none_of(
+                outs, [&](int v) { return r_.front_end->graph.value(v).type.IsTensor(); })) {
+          continue;
+        }
+        if (!open_.empty()) {
+          const auto& n = r_.front_end->graph.node(u.node);
+          Close("SUPERKERNEL_FALLBACK_BETWEEN",
+                "op " + n.op.ToString() + " " + n.name +
+                    " runs on the reference evaluator (not ours): the segment ends before it");
+        }
+        continue;
+      }
+      const Kernel& k = r_.kernels[static_cast<std::size_t>(u.kernel)];
+      if (const std::string code =
+              codegen::SuperMemberRefusal(k.hint, k.schedule, k.tiling ? k.tiling->chosen : -1);
+          !code.empty()) {
+        if (!open_.empty()) Close(code, "the next kernel, " + KernelLabel(k) + ", cannot join");
+        p_.decisions.push_back({code, "kernel " + KernelLabel(k) +
+                                          " runs alone: its template synchronises all cores "
+                                          "(SyncAll), which cores past its block_dim would "
+                                          "never reach in a super kernel"});
+        continue;
+      }
+      if (const std::string why = DtypeConflict(u); !why.empty()) {
+        Close("SUPERKERNEL_DTYPE", why);
+      }
+      open_.push_back(static_cast<int>(i));
+      Wrote(u);
+    }
+    if (!open_.empty()) Close("", "");
+  }
+
+ private:
+  // Why kernel unit `u` cannot read, in the open segment, a buffer a member wrote ("" if it can).
+  std::string DtypeConflict(const Unit& u) const {
+    const Kernel& k = r_.kernels[static_cast<std::size_t>(u.kernel)];
+    const auto& reads = UnitReads(r_, u);
+    const auto specs = interp::InputShapes(k.hint, o_.bindings);
+    for (std::size_t j = 0; j < reads.size() && j < specs.size(); ++j) {
+      const auto it = written_.find(reads[j]);
+      if (it == written_.end()) continue;
+      if (it->second.dtype != specs[j].dtype ||
+          data::ShapeNumel(it->second.shape) != data::ShapeNumel(specs[j].shape)) {
+        return "kernel " + KernelLabel(k) + " reads " + r_.front_end->graph.value(reads[j]).name +
+               " as " + std::string(ir::DTypeName(specs[j].dtype)) +
+               ", written in another dtype or shape: the separate run converts it";
+      }
+    }
+    return "";
+  }
+
+  void Close(const std::string& code, const std::string& why) {
+    if (open_.size() >= 2) {
+      MakeSegment();
+      if (!code.empty()) p_.decisions.push_back({code, why});
+    } else if (!open_.empty() && !code.empty()) {
+      const Unit& u = p_.order[static_cast<std::size_t>(open_[0])];
+      p_.decisions.push_back(
+          {code, "kernel " + KernelLabel(r_.kernels[static_cast<std::size_t>(u.kernel)]) +
+                     " runs alone: " + why});
+    }
+    open_.clear();
+    written_.clear();
+  }
+
+  void MakeSegment() {
+    SuperSegment seg;
+    std::vector<int> ins;
+    std::vector<int> outs;
+    std::set<int> written;
+    std::set<int> since_sync;
+    for (const int i : open_) {
+      const Unit& u = p_.order[static_cast<std::size_t>(i)];
+      seg.units.push_back(i);
+      seg.kernels.push_back(u.kernel);
+      const auto reads = UnitReads(r_, u);
+      const bool sync = std::ranges::any_of(reads, [&](int v) { return since_sync.contains(v); });
+      if (sync) since_sync.clear();
+      seg.sync_before.push_back(sync);
+      seg.syncs += sync ? 1 : 0;
+      for (const int v : reads)
+        if (!written.contains(v) && std::ranges::find(ins, v) == ins.end()) ins.push_back(v);
+      for (const int v : UnitWrites(r_, u)) {
+        written.insert(v);
+        since_sync.insert(v);
+        outs.push_back(v);
+      }
+    }
+    seg.buffers = ins;
+    seg.num_inputs = static_cast<int>(ins.size());
+    seg.buffers.insert(seg.buffers.end(), outs.begin(), outs.end());
+    const int s = static_cast<int>(p_.segments.size());
+    std::string names;
+    for (const int i : open_) {
+      p_.segment_of_unit[static_cast<std::size_t>(i)] = s;
+      const Unit& u = p_.order[static_cast<std::size_t>(i)];
+      names +=
+          (names.empty() ? "" : ", ") + KernelLabel(r_.kernels[static_cast<std::size_t>(u.kernel)]);
+    }
+    p_.decisions.push_back({"SUPERKERNEL_JOINED", std::to_string(open_.size()) + " kernels (" +
+                                                      names + ") in one launch, " +
+                                                      std::to_string(seg.syncs) + " SyncAll"});
+    p_.segments.push_back(std::move(seg));
+  }
+
+  // Records what kernel unit i writes (dtype and shape as its outputs declare them).
+  void Wrote(const Unit& u) {
+    const Kernel& k = r_.kernels[static_cast<std::size_t>(u.kernel)];
+    const auto specs = interp::OutputShapes(k.hint, o_.bindings);
+    const auto& writes = UnitWrites(r_, u);
+    for (std::size_t j = 0; j < writes.size() && j < specs.size(); ++j)
+      written_.insert_or_assign(writes[j], specs[j]);
+  }
+
+  const CompileResult& r_;
+  const Options& o_;
+  SuperPlan& p_;
+  std::vector<int> open_;
+  std::map<int, interp::TensorSpec> written_;
+};
+
+}  // namespace
+
+SuperPlan PlanSuperKernels(const CompileResult& r, const Options& options) {
+  SuperPlan plan;
+  plan.order = ExecutionOrder(r, &plan.log);
+  plan.segment_of_unit.assign(plan.order.size(), -1);
+  Planner(r, options, plan).Run();
+  return plan;
+}
+
+void BuildSuperKernels(SuperPlan& plan, const CompileResult& r, const Options& options) {
+  const KernelStageSettings settings = KernelStageSettingsFrom(options, NoTiling::kRefuse);
+  for (auto& seg : plan.segments) {
+    codegen::SuperKernelSpec spec;
+    spec.num_buffers = static_cast<int>(seg.buffers.size());
+    for (std::size_t m = 0; m < seg.kernels.size(); ++m) {
+      const Kernel& k = r.kernels[static_cast<std::size_t>(seg.kernels[m])];
+      codegen::SuperMember member;
+      member.hint = &k.hint;
+      member.schedule = &k.schedule;
+      member.sync_before = seg.sync_before[m];
+      const Unit& u = plan.order[static_cast<std::size_t>(seg.units[m])];
+      const std::vector<int> reads = UnitReads(r, u);
+      const std::vector<int> writes = UnitWrites(r, u);
+      for (const auto* vals : {&reads, &writes}) {
+        for (const int v : *vals) {
+          member.params.push_back(
+              static_cast<int>(std::ranges::find(seg.buffers, v) - seg.buffers.begin()));
+        }
+      }
+      spec.members.push_back(std::move(member));
+    }
+    try {
+      seg.kernel.code = codegen::GenerateSuper(spec, settings.tiling);
+      if (options.dump) {
+        for (const auto& f : seg.kernel.code.files)
+          options.dump("codegen", "// ---- " + f.name + "\n" + f.text);
+      }
+      if (!options.build) continue;
+      std::vector<toolchain::SourceFile> src;
+      for (const auto& f : seg.kernel.code.files)
+        src.push_back({f.name, f.text});
+      seg.kernel.library = toolchain::CompileKernel(src, seg.kernel.code.main_file,
+                                                    KernelCompileOptions(seg.kernel.code, options));
+    } catch (const codegen::CodegenError& e) {
+      seg.kernel.error_code = e.code();
+      seg.kernel.error = e.what();
+    }
+  }
+}
+
+}  // namespace af::pipeline

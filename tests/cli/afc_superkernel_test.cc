@@ -1,0 +1,139 @@
+// afc run / estimate --superkernel as a user runs them: a model graph's kernels in one launch,
+// built and run on the CPU runtime and checked against the separate kernels (on drawn inputs when
+// there is no case folder, and against the expected arrays of a case folder), one refusal per
+// reason code, the modelled saving and its trace.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "afc_process.h"
+#include "fixtures.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+using Result = af::test::AfcResult;
+using af::test::Afc;
+using af::test::Shell;
+
+std::string Src(const std::string& rel) {
+  return Shell((af::test::SourceDir() / rel).string());
+}
+
+std::string Fixture(const std::string& name) {
+  return Src("tests/fixtures/superkernel/" + name);
+}
+
+// One kernel per op (5 AscIR nodes: Data, Load, op, Store, Output), so consecutive kernels exist
+// without a fallback between them.
+const char* kNoFusion = " --flags '--autofuse_max_fusion_size=5'";
+// The same with reductions falling back.
+const char* kNoReduce = " --flags '--autofuse_max_fusion_size=5;--autofuse_enable_pass=transpose'";
+
+TEST(AfcSuperkernel, ChainOfThreeKernelsOnDrawnInputs) {
+  const Result r = Afc("run " + Fixture("chain.fx_graph.py") + " --bind s0=1999" + kNoFusion +
+                       " --superkernel --seed 3");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("inputs: drawn at random (seed 3)"));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 3 kernels ("));
+  EXPECT_THAT(r.out, HasSubstr(") in one launch, 1 SyncAll"));
+  // 1999 rows: several blocks, all of which meet at the SyncAll.
+  EXPECT_THAT(r.out, HasSubstr("super run: super kernel autofused_super_"));
+  EXPECT_THAT(r.out, Not(HasSubstr("(3 kernels, 1 SyncAll): block_dim 1\n")));
+  EXPECT_THAT(r.out, HasSubstr("superkernel: 1 super kernel(s), 1 kernel launches instead of 3; "
+                               "3 kernel-written values compared, 0 differ"));
+  EXPECT_THAT(r.out, HasSubstr("PASS super kernels = separate kernels on 3 values"));
+}
+
+TEST(AfcSuperkernel, WithoutTheFlagAGraphWithoutCaseFolderIsRefused) {
+  const Result r = Afc("run " + Fixture("chain.fx_graph.py") + " --bind s0=37");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("needs a case directory"));
+  const Result unbound = Afc("run " + Fixture("chain.fx_graph.py") + " --superkernel");
+  EXPECT_EQ(unbound.code, 2);
+  EXPECT_THAT(unbound.err, HasSubstr("is unbound: pass --bind s0=N"));
+}
+
+TEST(AfcSuperkernel, CaseFolderAgainstItsExpectedArrays) {
+  const Result r =
+      Afc("run " + Src("samples/torch/cases/layernorm") + kNoFusion + " --superkernel");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, Not(HasSubstr("drawn at random")));
+  // Its two kernels sit between reference-evaluator ops: each runs alone, and the super run's
+  // returned value is compared with the expected array too.
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_FALLBACK_BETWEEN]"));
+  EXPECT_THAT(r.out, HasSubstr(" 0 differ"));
+  EXPECT_THAT(r.out, HasSubstr("PASS out0"));
+  EXPECT_THAT(r.out, HasSubstr("super kernels = separate kernels on 2 values"));
+}
+
+TEST(AfcSuperkernel, FallbackBetweenKernelsEndsTheSegment) {
+  const Result r = Afc("run " + Fixture("fallback.fx_graph.py") + kNoReduce + " --superkernel");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_FALLBACK_BETWEEN]: kernel "));
+  EXPECT_THAT(r.out, HasSubstr(" runs alone: op aten.sum.dim_IntList sum_1 runs on the reference "
+                               "evaluator"));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 2 kernels ("));
+  EXPECT_THAT(r.out, HasSubstr(") in one launch, 0 SyncAll"));
+  EXPECT_THAT(r.out, HasSubstr("PASS super kernels = separate kernels on 2 values"));
+}
+
+TEST(AfcSuperkernel, KernelThatSynchronisesAllCoresRunsAlone) {
+  const Result r = Afc("run " + Fixture("hard_sync.fx_graph.py") + " --superkernel");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_HARD_SYNC]: kernel "));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 2 kernels"));
+  EXPECT_THAT(r.out, HasSubstr("PASS super kernels = separate kernels on 2 values"));
+}
+
+TEST(AfcSuperkernel, NeedsAModelGraph) {
+  const Result r = Afc("run " + Src("samples/hint_graphs/add_bcast_relu.AscGraphDef.txt") +
+                       " --bind s0=4,s1=8 --superkernel");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--superkernel needs a model graph"));
+  const Result e = Afc("estimate " + Src("samples/hint_graphs/add_bcast_relu.AscGraphDef.txt") +
+                       " --superkernel");
+  EXPECT_EQ(e.code, 2);
+  EXPECT_THAT(e.err, HasSubstr("--superkernel needs a model graph"));
+}
+
+TEST(AfcSuperkernel, EstimateShowsEachTermAndWritesTheTrace) {
+  const auto trace = af::test::TempDir("superkernel") / "trace.json";
+  const Result r = Afc("estimate " + Fixture("chain.fx_graph.py") + " --bind s0=37" + kNoFusion +
+                       " --superkernel --json --trace " + Shell(trace.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["super_kernels"].size(), 1u) << r.out;
+  const auto& s = j["super_kernels"][0];
+  EXPECT_EQ(s["members"].size(), 3u);
+  EXPECT_EQ(s["syncs"], 1);
+  EXPECT_EQ(s["independent"], 1);
+  const double launch = j["model"]["launch_us"].get<double>();
+  const double sync = j["model"]["sync_us"].get<double>();
+  EXPECT_DOUBLE_EQ(s["launches_removed_us"].get<double>(), 2 * launch);
+  EXPECT_DOUBLE_EQ(s["barriers_us"].get<double>(), sync);
+  EXPECT_DOUBLE_EQ(s["early_start_us"].get<double>(), sync);
+  EXPECT_NEAR(j["total"]["saving_us"].get<double>(), 2 * launch - sync, 1e-9);
+  EXPECT_EQ(j["total"]["separate_launches"], 3);
+  EXPECT_EQ(j["total"]["super_launches"], 1);
+  const std::string t = af::test::ReadFile(trace);
+  const auto tj = nlohmann::json::parse(t);
+  EXPECT_THAT(t, HasSubstr("\"separate kernels\""));
+  EXPECT_THAT(t, HasSubstr("\"super kernels\""));
+  EXPECT_THAT(t, HasSubstr("\"SyncAll\""));
+  EXPECT_GT(tj["traceEvents"].size(), 8u);
+  const Result text = Afc("estimate " + Fixture("chain.fx_graph.py") + " --bind s0=37" + kNoFusion +
+                          " --superkernel");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("super kernel 0 (3 kernels, 1 SyncAll, 1 independent)"));
+  EXPECT_THAT(text.out, HasSubstr("(3 launches), super kernels "));
+  const Result no_super =
+      Afc("estimate " + Fixture("chain.fx_graph.py") + " --bind s0=37 --trace x");
+  EXPECT_EQ(no_super.code, 2);
+  EXPECT_THAT(no_super.err, HasSubstr("--trace goes with --superkernel"));
+}
+
+}  // namespace
