@@ -113,29 +113,6 @@ class _NumpyAscir:
     ops = _Ops()
 
 
-class _T:
-    NP = {"float32": np.float32, "float16": np.float16, "bfloat16": np.float32,
-          "float64": np.float64, "int8": np.int8, "int16": np.int16, "int32": np.int32,
-          "int64": np.int64, "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32,
-          "uint64": np.uint64, "bool": np.bool_}
-    UNARY = {
-        "Abs": np.abs, "Neg": np.negative, "Exp": np.exp, "Ln": np.log, "Sqrt": np.sqrt,
-        "Rsqrt": lambda x: 1.0 / np.sqrt(x), "Reciprocal": lambda x: 1.0 / x,
-        "Relu": lambda x: np.maximum(x, 0), "Sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
-        "Tanh": np.tanh, "Erf": np.vectorize(math.erf, otypes=[np.float64]), "Sign": np.sign,
-        "LogicalNot": lambda x: x == 0,
-    }
-    BINARY = {
-        "Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Maximum": np.maximum,
-        "Minimum": np.minimum, "Eq": np.equal, "Ne": np.not_equal, "Gt": np.greater,
-        "Ge": np.greater_equal, "Lt": np.less, "Le": np.less_equal,
-        "LogicalAnd": lambda a, b: (a != 0) & (b != 0),
-        "LogicalOr": lambda a, b: (a != 0) | (b != 0),
-    }
-    REDUCE = {"Sum": np.sum, "Mean": np.mean, "Max": np.max, "Min": np.min, "Prod": np.prod,
-              "Any": np.any, "All": np.all}
-
-
 def _digamma(t):
     if t <= 0 and t == math.floor(t):
         return math.nan
@@ -164,40 +141,59 @@ def _vec(fn):
     return np.vectorize(fn, otypes=[np.float64])
 
 
-# The math set (issue 22; docs/ir.md "The math op set").
-_T.UNARY.update({
-    "Sin": np.sin, "Cos": np.cos, "Tan": np.tan, "Asin": np.arcsin, "Acos": np.arccos,
-    "Atan": np.arctan, "Sinh": np.sinh, "Cosh": np.cosh, "Asinh": np.arcsinh,
-    "Acosh": np.arccosh, "Atanh": np.arctanh, "Erfc": _vec(math.erfc),
-    "Lgamma": _vec(math.lgamma), "Digamma": _vec(_digamma), "Floor": np.floor, "Ceil": np.ceil,
-    "Round": np.round, "Trunc": np.trunc, "Log2": np.log2, "Log10": np.log10,
-    "Square": np.square, "Exp2": np.exp2, "Expm": np.expm1, "Log1p": np.log1p,
-    "Gelu": lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3))),
-    "Nop": lambda x: x, "Ub2ub": lambda x: x, "RoundToInt": np.rint, "TruncToInt": np.trunc,
-    "FloorToInt": np.floor, "Ceil2Int": np.ceil, "IsFinite": np.isfinite, "IsInf": np.isinf,
-    "Isnan": np.isnan, "BitwiseNot": np.invert,
-    "BesselJ0": _special("bessel_j0"), "BesselJ1": _special("bessel_j1"),
-    "BesselY0": _special("bessel_y0"), "BesselY1": _special("bessel_y1"),
-    "ModifiedBesselI0": _special("modified_bessel_i0"),
-    "ModifiedBesselI1": _special("modified_bessel_i1"),
-    "ModifiedBesselK0": _special("modified_bessel_k0"),
-    "ModifiedBesselK1": _special("modified_bessel_k1"),
-    "ScaledModifiedBesselK0": _special("scaled_modified_bessel_k0"),
-    "ScaledModifiedBesselK1": _special("scaled_modified_bessel_k1"),
-    "SphericalBesselJ0": _special("spherical_bessel_j0"), "Ndtr": _special("ndtr"),
-    "Ndtri": _special("ndtri"), "Erfinv": _special("erfinv"), "Erfcx": _special("erfcx"),
-})
-_T.BINARY.update({
-    "Fmod": np.fmod, "Hypot": np.hypot, "TruncDiv": lambda a, b: np.trunc(a / b),
-    "FloorDiv": lambda a, b: np.floor(a / b), "Remainder": np.remainder, "Mod": np.remainder,
-    "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor,
-    "LogicalXor": lambda a, b: (a != 0) != (b != 0),
-})
-_T.TERNARY = {
-    "ClipByValue": lambda a, b, c: np.minimum(np.maximum(a, b), c),
-    "Fma": lambda a, b, c: a * b + c,
-    "MaskedFill": lambda a, m, v: np.where(m != 0, v, a),
-}
+
+class _T:
+    NP = {"float32": np.float32, "float16": np.float16, "bfloat16": np.float32,
+          "float64": np.float64, "int8": np.int8, "int16": np.int16, "int32": np.int32,
+          "int64": np.int64, "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32,
+          "uint64": np.uint64, "bool": np.bool_}
+    UNARY = {
+        "Abs": np.abs, "Neg": np.negative, "Exp": np.exp, "Ln": np.log, "Sqrt": np.sqrt,
+        "Rsqrt": lambda x: 1.0 / np.sqrt(x), "Reciprocal": lambda x: 1.0 / x,
+        "Relu": lambda x: np.maximum(x, 0), "Sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
+        "Tanh": np.tanh, "Erf": np.vectorize(math.erf, otypes=[np.float64]), "Sign": np.sign,
+        "LogicalNot": lambda x: x == 0,
+        # the math set (issue 22; docs/ir.md "The math op set")
+        "Sin": np.sin, "Cos": np.cos, "Tan": np.tan, "Asin": np.arcsin, "Acos": np.arccos,
+        "Atan": np.arctan, "Sinh": np.sinh, "Cosh": np.cosh, "Asinh": np.arcsinh,
+        "Acosh": np.arccosh, "Atanh": np.arctanh, "Erfc": _vec(math.erfc),
+        "Lgamma": _vec(math.lgamma), "Digamma": _vec(_digamma), "Floor": np.floor, "Ceil": np.ceil,
+        "Round": np.round, "Trunc": np.trunc, "Log2": np.log2, "Log10": np.log10,
+        "Square": np.square, "Exp2": np.exp2, "Expm": np.expm1, "Log1p": np.log1p,
+        "Gelu": lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3))),
+        "Nop": lambda x: x, "Ub2ub": lambda x: x, "RoundToInt": np.rint, "TruncToInt": np.trunc,
+        "FloorToInt": np.floor, "Ceil2Int": np.ceil, "IsFinite": np.isfinite, "IsInf": np.isinf,
+        "Isnan": np.isnan, "BitwiseNot": np.invert,
+        "BesselJ0": _special("bessel_j0"), "BesselJ1": _special("bessel_j1"),
+        "BesselY0": _special("bessel_y0"), "BesselY1": _special("bessel_y1"),
+        "ModifiedBesselI0": _special("modified_bessel_i0"),
+        "ModifiedBesselI1": _special("modified_bessel_i1"),
+        "ModifiedBesselK0": _special("modified_bessel_k0"),
+        "ModifiedBesselK1": _special("modified_bessel_k1"),
+        "ScaledModifiedBesselK0": _special("scaled_modified_bessel_k0"),
+        "ScaledModifiedBesselK1": _special("scaled_modified_bessel_k1"),
+        "SphericalBesselJ0": _special("spherical_bessel_j0"), "Ndtr": _special("ndtr"),
+        "Ndtri": _special("ndtri"), "Erfinv": _special("erfinv"), "Erfcx": _special("erfcx"),
+    }
+    BINARY = {
+        "Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Maximum": np.maximum,
+        "Minimum": np.minimum, "Eq": np.equal, "Ne": np.not_equal, "Gt": np.greater,
+        "Ge": np.greater_equal, "Lt": np.less, "Le": np.less_equal,
+        "LogicalAnd": lambda a, b: (a != 0) & (b != 0),
+        "LogicalOr": lambda a, b: (a != 0) | (b != 0),
+        "Fmod": np.fmod, "Hypot": np.hypot, "TruncDiv": lambda a, b: np.trunc(a / b),
+        "FloorDiv": lambda a, b: np.floor(a / b), "Remainder": np.remainder, "Mod": np.remainder,
+        "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor,
+        "LogicalXor": lambda a, b: (a != 0) != (b != 0),
+    }
+    TERNARY = {
+        "ClipByValue": lambda a, b, c: np.minimum(np.maximum(a, b), c),
+        "Fma": lambda a, b, c: a * b + c,
+        "MaskedFill": lambda a, m, v: np.where(m != 0, v, a),
+    }
+    REDUCE = {"Sum": np.sum, "Mean": np.mean, "Max": np.max, "Min": np.min, "Prod": np.prod,
+              "Any": np.any, "All": np.all}
+
 
 
 def _into(a, dt):
