@@ -300,8 +300,8 @@ np.save('y.npy', y.astype(np.float32).astype(np.float16))
   const ir::Graph g = ir::ParseText(text.str(), path.string());
   EXPECT_TRUE(Errors(g).empty());
   EXPECT_EQ(ir::DumpText(ir::ParseText(ir::DumpText(g))), ir::DumpText(g));
-  const auto out = Interpret(g, {{"s0", 5}, {"s1", 8}, {"s2", 19}},
-                             {c.Load("a"), c.Load("b"), c.Load("bias")});
+  const auto out =
+      Interpret(g, {{"s0", 5}, {"s1", 8}, {"s2", 19}}, {c.Load("a"), c.Load("b"), c.Load("bias")});
   // fp32 product rounded to fp16 by the Cast vs numpy's fp64 -> fp32 -> fp16: one fp16 ulp.
   EXPECT_CLOSE(c.Load("y"), out[0], 0.0, 1e-3);
 }
