@@ -35,22 +35,38 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export QT_QPA_PLATFORM=offscreen
 export AF_CACHE_DIR="$PWD/$build/kernel-cache"
 status=0
-for t in data_test ir_test sym_test golden_test viewer_test; do
+# run_one NAME CMD...: CMD with its output in $build/NAME.log; prints the verdict and the seconds.
+run_one() {
+  local name=$1 s
+  shift
   s=$(date +%s)
-  if "$build/tests/$t" --gtest_brief=1 >"$build/$t.log" 2>&1; then
-    echo "sanitize: $t passed ($(( $(date +%s) - s )) s)"
+  if "$@" >"$build/$name.log" 2>&1; then
+    echo "sanitize: $name passed ($(( $(date +%s) - s )) s)"
   else
-    echo "sanitize: $t FAILED ($(( $(date +%s) - s )) s); the end of $build/$t.log:"
-    tail -40 "$build/$t.log"
-    status=1
+    echo "sanitize: $name FAILED ($(( $(date +%s) - s )) s); the end of $build/$name.log:"
+    tail -40 "$build/$name.log"
+    return 1
+  fi
+}
+# $jobs at a time (the gtest binaries are single-threaded).
+running=0
+for t in golden_test viewer_test data_test ir_test sym_test hardening; do
+  if [[ $t == hardening ]]; then
+    run_one cli_hardening tests/cli/hardening_test.sh "$build/bin/afc" \
+      samples/hint_graphs/add_bcast_relu.AscGraphDef.txt &
+  else
+    run_one "$t" "$build/tests/$t" --gtest_brief=1 &
+  fi
+  running=$((running + 1))
+  if (( running >= jobs )); then
+    wait -n || status=1
+    running=$((running - 1))
   fi
 done
-if ! tests/cli/hardening_test.sh "$build/bin/afc" \
-     samples/hint_graphs/add_bcast_relu.AscGraphDef.txt >"$build/hardening.log" 2>&1; then
-  echo "sanitize: cli hardening FAILED:"
-  tail -40 "$build/hardening.log"
-  status=1
-fi
+while (( running > 0 )); do
+  wait -n || status=1
+  running=$((running - 1))
+done
 ctest --test-dir "$build" -L 'sanitize|fuzz' --output-on-failure -j"$jobs" || status=1
 echo "sanitize: tests $(( $(date +%s) - t1 )) s"
 exit $status

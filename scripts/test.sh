@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
-# The whole test suite: installs dependencies, configures, builds, runs every test with CTest,
-# then, with AF_SANITIZE=1, the sanitizer and short fuzz stage (scripts/sanitize.sh: an ASan+UBSan
-# clang build of the library, afc, chosen tests and the fuzz targets). It is opt-in until its
-# whole run has been measured and passed on the 2-core machine (issue 25 is open on that).
+# The whole test suite (what CI runs, .ci/run): installs dependencies, configures, builds, runs
+# every test with CTest, then the sanitizer and short fuzz stage (scripts/sanitize.sh: an
+# ASan+UBSan clang build, build-asan, of the library, afc, chosen unit/golden tests, the viewer
+# tests and the fuzz targets; a planted heap bug that must be reported) when AF_SANITIZE=1. Still
+# opt-in: its whole run (cold ASan build + tests) has not been measured within the 600 s test
+# budget on the 2-core machine yet (docs/reliability.md). Prints the seconds of each stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
-ctest --test-dir build --output-on-failure -j"$(nproc)"
-if [ "${AF_SANITIZE:-0}" = 1 ]; then scripts/sanitize.sh; fi
+t0=$(date +%s)
+status=0
+ctest --test-dir build --output-on-failure -j"$(nproc)" || status=1
+echo "test: ctest $(( $(date +%s) - t0 )) s"
+if [ "${AF_SANITIZE:-0}" = 1 ]; then
+  t1=$(date +%s)
+  scripts/sanitize.sh || status=1
+  echo "test: sanitizer stage $(( $(date +%s) - t1 )) s (build and tests)"
+fi
+exit $status

@@ -22,7 +22,7 @@ Tolerance DefaultTolerance(ir::DType t, bool after_reduction) {
 }
 
 CompareResult CompareArrays(const HostArray& expected, const HostArray& actual, double atol,
-                            double rtol) {
+                            double rtol, bool integers_within_tolerance) {
   CompareResult r;
   if (expected.shape != actual.shape) {
     r.ok = false;
@@ -47,7 +47,8 @@ CompareResult CompareArrays(const HostArray& expected, const HostArray& actual, 
       const double diff = std::fabs(static_cast<double>(e) - static_cast<double>(a));
       r.max_abs = std::max(r.max_abs, diff);
       if (e != 0) r.max_rel = std::max(r.max_rel, diff / std::fabs(static_cast<double>(e)));
-      match = e == a;
+      match = integers_within_tolerance ? diff <= atol + rtol * std::fabs(static_cast<double>(e))
+                                        : e == a;
       if (!match && r.first_mismatch_index < 0) first << "expected " << e << ", got " << a;
     } else {
       const double e = expected.GetAsDouble(i);

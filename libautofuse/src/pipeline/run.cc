@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "af_cpu/launch_abi.h"
@@ -203,6 +204,38 @@ ir::DType ComparePrecision(const ir::Graph& g, ir::DType out) {
   return p;
 }
 
+// The half dtype (fp16/bf16) an integer output is truncated from, if the output's cone converts a
+// half value to an integer: the reference rounds each step of a half chain to the half, the kernel
+// computes it in fp32 (normalize's upcast) and rounds once before the conversion
+// (ROUND_BEFORE_INT_CAST), so the two floats agree within the half's tolerance, yet truncate to
+// neighbouring integers when they straddle one (found by the soak, seed 238: 11.99 and 12.0).
+// Such an output compares within 1 + the half's rtol * |expected| instead of exactly.
+std::optional<ir::DType> TruncatedFromHalf(const ir::Graph& g, const std::string& output) {
+  const int out = g.FindNode(output);
+  if (out < 0 || ir::IsFloat(g.nodes[out].outputs.at(0).dtype) ||
+      g.nodes[out].outputs.at(0).dtype == ir::DType::kBool) {
+    return std::nullopt;
+  }
+  std::vector<bool> seen(g.nodes.size(), false);
+  std::vector<int> todo = {out};
+  while (!todo.empty()) {
+    const int i = todo.back();
+    todo.pop_back();
+    if (seen[static_cast<std::size_t>(i)]) continue;
+    seen[static_cast<std::size_t>(i)] = true;
+    const ir::Node& n = g.nodes[static_cast<std::size_t>(i)];
+    for (const auto& in : n.inputs) {
+      const ir::DType from = g.nodes[in.node].outputs.at(in.output).dtype;
+      if (n.type == "Cast" && !ir::IsFloat(n.outputs.at(0).dtype) &&
+          (from == ir::DType::kFloat16 || from == ir::DType::kBFloat16)) {
+        return from;
+      }
+      todo.push_back(in.node);
+    }
+  }
+  return std::nullopt;
+}
+
 void Compare(const Kernel& k, const Options& options, const RunOptions& run,
              const std::vector<data::HostArray>& inputs, std::vector<data::HostArray> outputs,
              RunResult* res) {
@@ -224,10 +257,13 @@ void Compare(const Kernel& k, const Options& options, const RunOptions& run,
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     OutputCheck c;
     c.name = out_specs[i].name;
-    const auto tol = data::DefaultTolerance(ComparePrecision(k.hint, out_specs[i].dtype), reduces);
+    auto tol = data::DefaultTolerance(ComparePrecision(k.hint, out_specs[i].dtype), reduces);
+    const std::optional<ir::DType> half = TruncatedFromHalf(k.hint, out_specs[i].name);
+    if (half) tol = {1.0, data::DefaultTolerance(*half, reduces).rtol};
     c.atol = run.atol.value_or(tol.atol);
     c.rtol = run.rtol.value_or(tol.rtol);
-    const auto cmp = data::CompareArrays(expected.at(i), outputs[i], c.atol, c.rtol);
+    const auto cmp =
+        data::CompareArrays(expected.at(i), outputs[i], c.atol, c.rtol, half.has_value());
     c.ok = cmp.ok;
     c.max_abs = cmp.max_abs;
     c.max_rel = cmp.max_rel;

@@ -120,8 +120,13 @@ Node MakeLike(const Node& like, const std::string& name, const std::string& type
 }
 
 // fp16/bf16 compute in fp32: upcast compute nodes, then cast on every edge whose dtypes differ.
+// A Cast of an upcast half value to an integer or bool first rounds it back to the graph's half
+// dtype (ROUND_BEFORE_INT_CAST): the graph converts an fp16 number, and truncating the unrounded
+// fp32 instead can land on the other side of an integer (1.9999999 -> 1 where fp16 holds 2.0;
+// found by the soak, seed 238).
 void Upcast(Graph& g, std::vector<Decision>* d, const std::set<std::string>& keep) {
   std::vector<bool> upcast(g.nodes.size(), false);
+  std::map<std::string, DType> half_of;  // upcast node name -> its dtype in the graph
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     Node& n = g.nodes[i];
     if (keep.contains(n.type) && !n.outputs.empty() && IsHalf(n.outputs[0].dtype)) {
@@ -140,6 +145,7 @@ void Upcast(Graph& g, std::vector<Decision>* d, const std::set<std::string>& kee
       d->push_back({"normalize", "UPCAST_FP32",
                     "node '" + n.name + "' computes in fp32 instead of " +
                         std::string(ir::DTypeName(n.outputs[0].dtype))});
+      half_of[n.name] = n.outputs[0].dtype;
       n.outputs[0].dtype = DType::kFloat32;
       upcast[i] = true;
     }
@@ -152,6 +158,15 @@ void Upcast(Graph& g, std::vector<Decision>* d, const std::set<std::string>& kee
     std::size_t first = 0;
     if (n.type == "Store") {
       want = n.outputs.at(0).dtype;
+    } else if (n.type == "Cast" && !ir::IsFloat(n.outputs.at(0).dtype)) {
+      const auto it = half_of.find(g.nodes[n.inputs.at(0).node].name);
+      if (it == half_of.end()) continue;
+      want = it->second;
+      d->push_back({"normalize", "ROUND_BEFORE_INT_CAST",
+                    "'" + n.name + "' converts an " + std::string(ir::DTypeName(want.value())) +
+                        " value to " + std::string(ir::DTypeName(n.outputs[0].dtype)) +
+                        ": its fp32 input is rounded to " +
+                        std::string(ir::DTypeName(want.value())) + " first, as the graph says"});
     } else if ((ct == ir::ComputeType::kElewise || ct == ir::ComputeType::kBroadcast ||
                 ct == ir::ComputeType::kReduce || ct == ir::ComputeType::kConcat) &&
                n.type != "Cast") {

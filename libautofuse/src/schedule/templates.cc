@@ -1,6 +1,8 @@
 // Templates and the cases each enumerates.
 #include "templates.h"
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "af_tiling/elementwise.h"
@@ -18,7 +20,28 @@ using sym::Expr;
 // that can read the operand row by row. A column broadcast (innermost dim broadcast) becomes a
 // scalar per row, so only ops with a scalar form qualify (Add/Mul/Max/Min on either side; Sub and
 // float Div with the broadcast second: x - s = Adds(x, -s), x / s = Muls(x, 1 / s)).
-std::vector<bool> InlinableBroadcasts(const Graph& g) {
+//
+// The buffer plan (shared by all templates) frees a broadcast's source at the Broadcast node; an
+// inlined broadcast's consumers read the source itself, row by row, while they write their rows.
+// So a broadcast is inlined only when no node after it up to its last consumer, that one included,
+// writes into the source's buffer (found by the soak, seed 5: an explicit Broadcast long before its
+// Minimum; Abs/Add/Sqrt took over the source's TBuf, and a consumer writing its row 0 over the
+// source clobbered the values of the rows after it).
+bool SourceOutlives(const ScheduleResult& r, std::size_t b,
+                    const std::vector<std::pair<int, int>>& consumers) {
+  const int src = r.graph.nodes[b].inputs.at(0).node;
+  const std::optional<int> buf = r.placed.at(static_cast<std::size_t>(src)).buffer;
+  int last = 0;
+  for (const auto& [c, slot] : consumers)
+    last = std::max(last, c);
+  for (int j = static_cast<int>(b) + 1; buf && j <= last; ++j) {
+    if (r.placed.at(static_cast<std::size_t>(j)).buffer == buf) return false;
+  }
+  return true;
+}
+
+std::vector<bool> InlinableBroadcasts(const ScheduleResult& r) {
+  const Graph& g = r.graph;
   std::vector<bool> out(g.nodes.size(), false);
   const auto consumers = g.Consumers();
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
@@ -26,6 +49,7 @@ std::vector<bool> InlinableBroadcasts(const Graph& g) {
     if (b.type != "Broadcast" || consumers[i].empty()) continue;
     const ir::Tensor& src = g.nodes[b.inputs.at(0).node].outputs.at(0);
     if (src.axis.empty()) continue;
+    if (!SourceOutlives(r, i, consumers[i])) continue;
     const bool column = src.repeats.back() == Expr(1);
     bool ok = true;
     for (const auto& [c, slot] : consumers[i]) {
@@ -230,7 +254,7 @@ void ElementwiseTemplates(ScheduleResult& r) {
   for (int k = 0; k < n_dims; ++k)
     AddCase(r, t, k);
   r.templates.push_back(std::move(t));
-  r.inlined = InlinableBroadcasts(g);
+  r.inlined = InlinableBroadcasts(r);
   std::string names;
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     if (r.inlined[i]) names += (names.empty() ? "'" : ", '") + g.nodes[i].name + "'";

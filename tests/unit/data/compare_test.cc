@@ -70,6 +70,24 @@ TEST(Compare, IntegersAreExact) {
   EXPECT_TRUE(CompareArrays(e, e).ok);
 }
 
+// Integers truncated from floats that agree within a tolerance (afc run's rule for an integer
+// output cast from fp16/bf16): the tolerances apply when asked for, and only then.
+TEST(Compare, IntegersWithinToleranceWhenAsked) {
+  HostArray e = Zeros(DType::kInt16, {3});
+  HostArray a = e;
+  e.SetFromInt(0, 12);
+  a.SetFromInt(0, 11);  // 11.99 truncated vs 12.0
+  e.SetFromInt(1, 3000);
+  a.SetFromInt(1, 2998);  // one fp16 ulp at 3000 is 2: within 1 + 1e-3 * 3000
+  EXPECT_FALSE(CompareArrays(e, a, 1.0, 1e-3).ok);
+  EXPECT_TRUE(CompareArrays(e, a, 1.0, 1e-3, true).ok);
+  a.SetFromInt(2, 2);  // off by 2 at 0: beyond 1 + 1e-3 * 0
+  const CompareResult r = CompareArrays(e, a, 1.0, 1e-3, true);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.mismatches, 1);
+  EXPECT_EQ(r.first_mismatch_index, 2);
+}
+
 TEST(Compare, DefaultTolerancesPerDtype) {
   EXPECT_EQ(DefaultTolerance(DType::kFloat32).rtol, 1e-5);
   EXPECT_EQ(DefaultTolerance(DType::kFloat32).atol, 1e-6);

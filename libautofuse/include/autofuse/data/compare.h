@@ -5,7 +5,9 @@
 //
 // An element matches when |actual - expected| <= atol + rtol * |expected| (NumPy's isclose), NaN
 // matches NaN, an infinity matches only the same infinity. Integer and bool arrays compare
-// exactly as integers whatever the tolerances. A shape or dtype mismatch fails with a message.
+// exactly as integers whatever the tolerances, unless the caller asks for the tolerances on them
+// too (`integers_within_tolerance`: integers truncated from floats that agree only within a
+// tolerance, docs/reliability.md). A shape or dtype mismatch fails with a message.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +38,7 @@ struct CompareResult {
 };
 
 CompareResult CompareArrays(const HostArray& expected, const HostArray& actual, double atol,
-                            double rtol);
+                            double rtol, bool integers_within_tolerance = false);
 // With DefaultTolerance(expected.dtype, after_reduction).
 CompareResult CompareArrays(const HostArray& expected, const HostArray& actual,
                             bool after_reduction = false);
