@@ -60,7 +60,8 @@ TEST(RunJob, CompilesTheSampleWithBindings) {
   ASSERT_EQ(run->kernelCount(), 1);
   const auto& k = *run->kernel(0);
   EXPECT_EQ(k.hint_graph().graph_name(), "add_bcast_relu");
-  EXPECT_EQ(k.cases_size(), 5);  // B0Y0, B0Y1, their brc_inline variants, B0Y0_unaligned
+  EXPECT_EQ(k.cases_size(), 3);  // B0Y0, B0Y1, B0Y0_unaligned (no brc_inline: 'add' reuses the
+  // broadcast source's buffer, docs/reliability.md soak seed 5)
   ASSERT_TRUE(k.has_tiling());
   // The bindings reached the tiling stage, and the decision the report records is the chosen
   // case's solution (which case that is, is the cost model's business).
@@ -325,8 +326,8 @@ TEST(Navigator, RunsKernelsCasesAndReasons) {
   const int chosen = gk.tiling().chosen_case();
   const QString outcome = m.index(0, 1, run0).data().toString();
   EXPECT_TRUE(outcome.startsWith(ShortCaseName(gk, chosen) + " ")) << outcome.toStdString();
-  ASSERT_EQ(m.rowCount(k0), 5);  // five cases
-  for (int c = 0; c < 5; ++c) {
+  ASSERT_EQ(m.rowCount(k0), 3);  // three cases
+  for (int c = 0; c < 3; ++c) {
     EXPECT_EQ(m.index(c, 0, k0).data().toString(), ShortCaseName(gk, c)) << c;
     EXPECT_EQ(m.index(c, 1, k0).data().toString().startsWith("chosen"), c == chosen) << c;
   }

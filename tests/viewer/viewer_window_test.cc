@@ -103,9 +103,9 @@ TEST_F(WindowTest, OpensTheSampleAndFillsEveryPanel) {
   EXPECT_EQ(Cell(FindAxis(axes, "z1"), AxesTab::kValue), "1031");
   EXPECT_TRUE(w()->inspector()->axes()->loopNestText().contains("z0TB"));
 
-  // Templates: five cases, the cost model's choice starred.
+  // Templates: three cases, the cost model's choice starred.
   auto* templates = w()->inspector()->templates();
-  ASSERT_EQ(templates->model()->rowCount(), 5);  // B0Y0, B0Y1, brc_inline and unaligned variants
+  ASSERT_EQ(templates->model()->rowCount(), 3);  // B0Y0, B0Y1 and the unaligned variant
   EXPECT_EQ(templates->chosenRow(), chosen);
   EXPECT_TRUE(templates->model()->item(chosen, TemplatesTab::kCase)->text().startsWith("★ "));
   EXPECT_EQ(templates->model()->item(chosen, TemplatesTab::kTemplate)->text(),
@@ -537,7 +537,7 @@ TEST_F(WindowTest, UnboundSizesThenBindAndRerun) {
   ASSERT_TRUE(k.has_tiling());
   EXPECT_EQ(w()->inspector()->templates()->chosenRow(), k.tiling().chosen_case());
   EXPECT_GE(k.tiling().chosen_case(), 0);
-  EXPECT_EQ(w()->inspector()->cost()->categories().size(), 5);
+  EXPECT_EQ(w()->inspector()->cost()->categories().size(), 3);
 }
 
 TEST_F(WindowTest, BadInputShowsAFailedRun) {
