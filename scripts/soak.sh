@@ -14,6 +14,7 @@ start="${2:-1}"
 scripts/build.sh --target afc >/dev/null
 export AF_CACHE_DIR="${AF_CACHE_DIR:-$PWD/build/soak-cache}"
 export AF_KERNEL_CXXFLAGS="${AF_KERNEL_CXXFLAGS:--O0}"
+export AF_KERNEL_PCH="${AF_KERNEL_PCH:-1}"
 python=/usr/bin/python3
 [[ -x "$python" ]] || python=python3
 exec "$python" tests/soak/soak.py --afc build/bin/afc --count "$n" --start "$start" \

@@ -332,7 +332,9 @@ std::vector<std::string> ExtraFlags(const CompileOptions& o) {
 // A precompiled kernel_operator.h for this GCC and these flags, built once into
 // <cache>/pch-<hash>/ next to a copy of the header (GCC resolves later includes of a header it
 // took from a .gch in that folder, where the copy's #pragma once ends them). Returns the folder,
-// to be searched first with `-include kernel_operator.h`, or empty: not GCC, AF_KERNEL_PCH=0, or
+// to be searched first with `-include kernel_operator.h`, or empty: not GCC, AF_KERNEL_PCH is not
+// 1 (opt-in: building the .gch costs about two kernel compiles, so it pays only where many kernels
+// share one cache folder, as in the soak; the test suite's fresh folders would pay it each time), or
 // building it failed (the kernel then parses the header as usual; a .gch GCC finds unusable, it
 // ignores). Saves about 1 s of CPU per kernel compile (measured in docs/reliability.md).
 fs::path PrecompiledHeader(const std::vector<std::string>& compiler, const std::string& version,
@@ -340,7 +342,7 @@ fs::path PrecompiledHeader(const std::vector<std::string>& compiler, const std::
                            const fs::path& cache_dir, int timeout_s) {
   // GCC's --version line names the driver ("g++ (Debian 12.2.0-14) 12.2.0"); clang's says clang
   // (clang wants -include-pch instead).
-  if (Getenv("AF_KERNEL_PCH") == "0" || version.find("clang") != std::string::npos) return {};
+  if (Getenv("AF_KERNEL_PCH") != "1" || version.find("clang") != std::string::npos) return {};
   Hasher h;
   h.Add(kCacheLayout);
   h.Add("pch");
