@@ -334,8 +334,8 @@ std::vector<std::string> ExtraFlags(const CompileOptions& o) {
 // took from a .gch in that folder, where the copy's #pragma once ends them). Returns the folder,
 // to be searched first with `-include kernel_operator.h`, or empty: not GCC, AF_KERNEL_PCH is not
 // 1 (opt-in: building the .gch costs about two kernel compiles, so it pays only where many kernels
-// share one cache folder, as in the soak; the test suite's fresh folders would pay it each time), or
-// building it failed (the kernel then parses the header as usual; a .gch GCC finds unusable, it
+// share one cache folder, as in the soak; the test suite's fresh folders would pay it each time),
+// or building it failed (the kernel then parses the header as usual; a .gch GCC finds unusable, it
 // ignores). Saves about 1 s of CPU per kernel compile (measured in docs/reliability.md).
 fs::path PrecompiledHeader(const std::vector<std::string>& compiler, const std::string& version,
                            const std::vector<std::string>& flags, const fs::path& runtime_include,

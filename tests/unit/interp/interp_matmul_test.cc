@@ -6,7 +6,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "../data/numpy_runner.h"
 #include "autofuse/data/compare.h"
 #include "autofuse/data/npy.h"
 #include "autofuse/interp/interpreter.h"
@@ -16,6 +15,7 @@
 #include "autofuse/support/error.h"
 #include "fixtures.h"
 #include "graph_builder.h"
+#include "numpy_case.h"
 
 namespace af::interp {
 namespace {
@@ -39,25 +39,10 @@ def rand(shape):
     return rng.uniform(-2.0, 2.0, shape).astype(np.float32)
 )";
 
-class Case {
+class Case : public testing::NumpyScript {
  public:
-  explicit Case(const std::string& tag) : dir_(test::TempDir(tag)) {}
-  std::string Run(const std::string& script) {
-    return test::RunNumpy(dir_, std::string(kPrelude) + script);
-  }
-  HostArray Load(const std::string& name, std::optional<DType> want = std::nullopt) const {
-    return data::ReadNpy((dir_ / (name + ".npy")).string(), want);
-  }
-
- private:
-  std::filesystem::path dir_;
+  explicit Case(const std::string& tag) : NumpyScript(tag, kPrelude) {}
 };
-
-#define EXPECT_CLOSE(expected, actual, ...)                                            \
-  do {                                                                                 \
-    const data::CompareResult r_ = data::CompareArrays(expected, actual, __VA_ARGS__); \
-    EXPECT_TRUE(r_.ok) << r_.message;                                                  \
-  } while (0)
 
 std::string Dense(const std::vector<std::string>& dims) {
   std::string r;

@@ -2,13 +2,13 @@
 // script at test time, read back through our .npy reader and compared with CompareArrays.
 #include <gtest/gtest.h>
 
-#include "../data/numpy_runner.h"
 #include "autofuse/data/compare.h"
 #include "autofuse/data/npy.h"
 #include "autofuse/interp/interpreter.h"
 #include "autofuse/ir/text.h"
 #include "fixtures.h"
 #include "graph_builder.h"
+#include "numpy_case.h"
 
 namespace af::interp {
 namespace {
@@ -33,25 +33,10 @@ def rand(shape, lo=-2.0, hi=2.0):
     return rng.uniform(lo, hi, shape).astype(np.float32)
 )";
 
-class NumpyCase {
+class NumpyCase : public testing::NumpyScript {
  public:
-  explicit NumpyCase(const std::string& tag) : dir_(test::TempDir(tag)) {}
-  std::string Run(const std::string& script) {
-    return test::RunNumpy(dir_, std::string(kPrelude) + script);
-  }
-  HostArray Load(const std::string& name, std::optional<DType> want = std::nullopt) const {
-    return data::ReadNpy((dir_ / (name + ".npy")).string(), want);
-  }
-
- private:
-  std::filesystem::path dir_;
+  explicit NumpyCase(const std::string& tag) : NumpyScript(tag, kPrelude) {}
 };
-
-#define EXPECT_CLOSE(expected, actual, ...)                                            \
-  do {                                                                                 \
-    const data::CompareResult r_ = data::CompareArrays(expected, actual, __VA_ARGS__); \
-    EXPECT_TRUE(r_.ok) << r_.message;                                                  \
-  } while (0)
 
 // x[s0, s1] -> Load -> ops... -> Store -> Output.
 ir::Graph Chain(const std::vector<std::string>& ops, DType dt) {
