@@ -41,7 +41,8 @@
 
 AF_CPU_HIDDEN_BEGIN
 
-// CCE's quantisation modes of the fixpipe (a global enum, as in CANN's stub headers).
+// CCE's quantisation modes of the fixpipe: a global enum, declared at global scope as CANN's own
+// kernel headers declare it.
 enum QuantMode_t : uint8_t {
   NoQuant,
   F322F16,
