@@ -56,5 +56,8 @@ bool CaseSyncsAllCores(const schedule::ImplCase& c);
 // The kernel's case functions (caseN), without includes, kernel type or entry.
 std::string KernelCaseFunctions(const Context& ctx);
 std::string InferShapeSource(const Context& ctx);
+// Appends <kernel>_all.cc, the one translation unit of the CPU build that includes every file
+// after the tiling-data header, and makes it the kernel's main file.
+void AddCpuTranslationUnit(GeneratedKernel& k);
 
 }  // namespace af::codegen
