@@ -11,8 +11,11 @@
 // (every case plus the selection) and printed as figures for docs/tiling.md; they are never
 // asserted.
 //
-// Usage: af_tiling_quality [--shapes N] [--soc NAME] [--check] [--max-worst R] [--verbose]
+// Usage: af_tiling_quality [--shapes N] [--soc NAME] [--check] [--max-worst R] [--verbose] [--pgo]
 //   --check: exit 1 when the 95% / 3% target is missed (the ctest entry uses it).
+//   --pgo: also run the PGO searches (att/pgo.h, core_select and pruning with AutoFuse's default
+//          step_max 16 and topn 5) from the default solver's choice and print how far they move
+//          the modelled cycles (docs/tiling.md "PGO").
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "autofuse/att/pgo.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/schedule/schedule.h"
@@ -86,6 +90,43 @@ std::vector<std::vector<std::int64_t>> StructuredShapes(std::size_t n) {
   }
 }
 
+// How far one PGO search moves the default solver's choice, over all (graph, shape) cases.
+struct PgoStats {
+  PgoStats(const char* n, bool p) : name(n), pruning(p) {}
+  const char* name;
+  bool pruning;
+  int cases = 0;
+  int moved = 0;              // searched point cheaper than the solver's
+  int within = 0;             // searched point within 3% of exhaustive
+  std::vector<double> gains;  // solver / searched cycles, of the moved cases
+  double best_gain = 1.0;
+  std::string best_where;
+  long long evaluated = 0;
+
+  void Add(const af::att::CaseSet& set, const af::hw::Profile& profile,
+           const af_tiling::SolverOptions& solver, int chosen, const af_tiling::CaseSolution& best,
+           double exhaustive_cost, const std::string& where) {
+    af::att::PgoOptions o;
+    o.enabled = true;
+    o.pruning = pruning;
+    const auto r =
+        af::att::SearchTiling(set, profile.vector_cores, profile.ub_bytes, solver, chosen, best, o);
+    if (r.top.empty()) return;
+    ++cases;
+    evaluated += r.evaluated;
+    const double gain = r.gain();
+    if (gain > 1.0 + 1e-9) {
+      ++moved;
+      gains.push_back(gain);
+    }
+    if (r.top[0].cycles / exhaustive_cost <= 1.03) ++within;
+    if (gain > best_gain) {
+      best_gain = gain;
+      best_where = where;
+    }
+  }
+};
+
 double Median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -99,10 +140,15 @@ int main(int argc, char** argv) {
   std::string soc = "ascend910b";
   bool check = false;
   bool verbose = false;
+  bool pgo = false;
   double max_worst = 0;  // --max-worst R: fail when a case is worse than R x exhaustive
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--verbose") == 0) {
       verbose = true;
+      continue;
+    }
+    if (std::strcmp(argv[i], "--pgo") == 0) {
+      pgo = true;
       continue;
     }
     if (std::strcmp(argv[i], "--shapes") == 0 && i + 1 < argc) {
@@ -114,8 +160,9 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--check") == 0) {
       check = true;
     } else {
-      std::fprintf(
-          stderr, "usage: af_tiling_quality [--shapes N] [--soc NAME] [--check] [--max-worst R]\n");
+      std::fprintf(stderr,
+                   "usage: af_tiling_quality [--shapes N] [--soc NAME] [--check] [--max-worst R] "
+                   "[--verbose] [--pgo]\n");
       return 2;
     }
   }
@@ -136,6 +183,7 @@ int main(int argc, char** argv) {
   std::string worst_where;
   std::vector<double> all_case_ns;
   std::vector<double> all_kernel_ns;
+  PgoStats pgo_stats[2] = {{"core_select", false}, {"pruning", true}};
   for (const auto& path : graphs) {
     const auto file = af::ir::LoadGraphFile(path.string());
     const auto s = af::schedule::Schedule(file.graphs.at(0).graph, profile);
@@ -186,6 +234,10 @@ int main(int argc, char** argv) {
             g.name.c_str(), where.c_str(), dc, static_cast<long long>(d_best.tile),
             d_best.block_dim, d_best.cost, ec, static_cast<long long>(e_best.tile),
             e_best.block_dim, e_best.cost);
+      }
+      if (pgo) {
+        for (auto& p : pgo_stats)
+          p.Add(set, profile, base, dc, d_best, e_best.cost, g.name + " [" + where + "]");
       }
       if (ratio > g.worst) {
         g.worst = ratio;
@@ -240,6 +292,15 @@ int main(int argc, char** argv) {
       "case, %.0f ns per kernel\n",
       total, soc.c_str(), share, total > 0 ? 100.0 * heuristic_within / total : 0.0, worst,
       worst_where.c_str(), Median(all_case_ns), Median(all_kernel_ns));
+  for (const auto& p : pgo_stats) {
+    if (!pgo || p.cases == 0) continue;
+    std::printf(
+        "pgo %s: moved %d of %d cases (%.1f%%), median gain of those x%.4f, largest x%.4f at %s; "
+        "searched point within 3%% of exhaustive on %.1f%%; %.1f points priced per search\n",
+        p.name, p.moved, p.cases, 100.0 * p.moved / p.cases, Median(p.gains), p.best_gain,
+        p.best_where.c_str(), 100.0 * p.within / p.cases,
+        static_cast<double>(p.evaluated) / p.cases);
+  }
   if (check && (total == 0 || share < 95.0)) {
     std::printf("FAIL: target is >= 95%% within 3%%\n");
     return 1;

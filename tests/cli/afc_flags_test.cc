@@ -246,6 +246,39 @@ TEST(AfcFlags, EveryActingFlagVisiblyActs) {
          EXPECT_THAT(r.err, HasSubstr("att_profiling: "));
          EXPECT_THAT(r.err, HasSubstr(" us"));
        }},
+      {"autofuse_enable_pgo",
+       [&] {
+         // The search runs for the bound sizes and its best point goes into the result file.
+         const Json j = TileJson(Flag("autofuse_enable_pgo", "true"));
+         ASSERT_TRUE(j.contains("pgo")) << j.dump();
+         EXPECT_EQ(j["pgo"]["algo"], "core_select");
+         EXPECT_TRUE(fs::is_regular_file(j["pgo"]["file"].get<std::string>()));
+         EXPECT_FALSE(tile.contains("pgo"));
+       }},
+      {"autofuse_pgo_algo",
+       [&] {
+         EXPECT_EQ(
+             TileJson(" --flags '--autofuse_enable_pgo=true;--autofuse_pgo_algo=pruning'")["pgo"]
+                                                                                          ["algo"],
+             "pruning");
+       }},
+      {"autofuse_pgo_step_max",
+       [&] {
+         const auto evaluated = [&](const char* steps) {
+           return TileJson(std::string(" --flags '--autofuse_enable_pgo=true;"
+                                       "--autofuse_pgo_step_max=") +
+                           steps + "'")["pgo"]["evaluated"]
+               .get<int>();
+         };
+         EXPECT_LT(evaluated("1"), evaluated("8"));
+       }},
+      {"autofuse_pgo_topn",
+       [&] {
+         EXPECT_EQ(
+             TileJson(" --flags '--autofuse_enable_pgo=true;--autofuse_pgo_topn=1'")["pgo"]["top"]
+                 .size(),
+             1u);
+       }},
       {"force_schedule_result",
        [&] {
          const Json j = TileJson(Flag("force_schedule_result", "1"));

@@ -44,6 +44,29 @@ int ReportRefused(const pipeline::CompileResult& r) {
   return code;
 }
 
+json PgoPointJson(const att::PgoPoint& p) {
+  return {{"case", p.case_index},
+          {"tile", p.tile},
+          {"use", p.use},
+          {"block_dim", p.block_dim},
+          {"cycles", p.cycles}};
+}
+
+// --autofuse_enable_pgo: the search (docs/tiling.md "PGO").
+json PgoJson(const att::PgoResult& r, const std::filesystem::path& file, const att::PgoOptions& o) {
+  json top = json::array();
+  for (const auto& p : r.top)
+    top.push_back(PgoPointJson(p));
+  return {{"algo", att::PgoAlgoName(o)},
+          {"step_max", o.step_max},
+          {"topn", o.topn},
+          {"evaluated", r.evaluated},
+          {"solver", PgoPointJson(r.solver)},
+          {"top", top},
+          {"gain", r.gain()},
+          {"file", file.string()}};
+}
+
 json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
   const auto& t = *k.tiling;
   const auto& c = k.schedule.cases[t.chosen];
@@ -78,41 +101,43 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
   }
   const auto& sol = t.solution;
   const auto solver = att::SolverOptionsFrom(o.flags, hw::GetProfile(o.soc));
-  return {{"kernel", k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name},
-          {"template", std::string(schedule::CaseKindName(c.kind))},
-          {"case", c.name},
-          {"indexed_name", c.indexed_name},
-          {"tiling_key", t.chosen},
-          {"block_dim", t.solution.block_dim},
-          {"tiles", tiles},
-          {"ub_bytes", t.solution.ub_bytes},
-          {"pipes",
-           {{"MTE2", sol.pipes[af_tiling::kPipeMte2]},
-            {"MTE3", sol.pipes[af_tiling::kPipeMte3]},
-            {"VEC", sol.pipes[af_tiling::kPipeVec]},
-            {"SCALAR", sol.pipes[af_tiling::kPipeScalar]}}},
-          {"head_cycles", sol.head},
-          {"cycles", sol.cost},
-          {"binding", af_tiling::BindingName(sol.binding)},
-          {"solver", att::AlgorithmName(solver.algorithm)},
-          {"solver_options",
-           {{"ub_threshold_percent", solver.ub_threshold * 100},
-            {"corenum_threshold_percent", solver.corenum_threshold * 100},
-            {"multicore_ub_tradeoff", solver.tradeoff != 0},
-            {"accuracy_level", solver.accuracy_level}}},
-          {"formulas", att::PipeFormulas(k.schedule, t.chosen, solver.perf_version)},
-          {"model",
-           {{"mte2_bytes", sol.mte2_bytes},
-            {"mte3_bytes", sol.mte3_bytes},
-            {"vec_repeats", sol.vec_repeats}}},
-          {"traffic",
-           {{"model_mte2_bytes", sol.mte2_bytes},
-            {"compulsory_bytes", t.compulsory_bytes},
-            {"ratio", t.traffic.ratio},
-            {"loads", loads},
-            {"reasons", reasons}}},
-          {"solve_ns", t.solve_ns},
-          {"cases", cases}};
+  json j = {{"kernel", k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name},
+            {"template", std::string(schedule::CaseKindName(c.kind))},
+            {"case", c.name},
+            {"indexed_name", c.indexed_name},
+            {"tiling_key", t.chosen},
+            {"block_dim", t.solution.block_dim},
+            {"tiles", tiles},
+            {"ub_bytes", t.solution.ub_bytes},
+            {"pipes",
+             {{"MTE2", sol.pipes[af_tiling::kPipeMte2]},
+              {"MTE3", sol.pipes[af_tiling::kPipeMte3]},
+              {"VEC", sol.pipes[af_tiling::kPipeVec]},
+              {"SCALAR", sol.pipes[af_tiling::kPipeScalar]}}},
+            {"head_cycles", sol.head},
+            {"cycles", sol.cost},
+            {"binding", af_tiling::BindingName(sol.binding)},
+            {"solver", att::AlgorithmName(solver.algorithm)},
+            {"solver_options",
+             {{"ub_threshold_percent", solver.ub_threshold * 100},
+              {"corenum_threshold_percent", solver.corenum_threshold * 100},
+              {"multicore_ub_tradeoff", solver.tradeoff != 0},
+              {"accuracy_level", solver.accuracy_level}}},
+            {"formulas", att::PipeFormulas(k.schedule, t.chosen, solver.perf_version)},
+            {"model",
+             {{"mte2_bytes", sol.mte2_bytes},
+              {"mte3_bytes", sol.mte3_bytes},
+              {"vec_repeats", sol.vec_repeats}}},
+            {"traffic",
+             {{"model_mte2_bytes", sol.mte2_bytes},
+              {"compulsory_bytes", t.compulsory_bytes},
+              {"ratio", t.traffic.ratio},
+              {"loads", loads},
+              {"reasons", reasons}}},
+            {"solve_ns", t.solve_ns},
+            {"cases", cases}};
+  if (k.pgo) j["pgo"] = PgoJson(*k.pgo, k.pgo_file, att::PgoOptionsFrom(o.flags));
+  return j;
 }
 
 }  // namespace
@@ -261,6 +286,13 @@ int RunTile(const TileOptions& opts) {
       for (const auto& why : t["traffic"]["reasons"]) {
         std::cout << "  " << why["code"].get<std::string>() << ": "
                   << why["message"].get<std::string>() << "\n";
+      }
+      if (t.contains("pgo") && !t["pgo"]["top"].empty()) {
+        const auto& p = t["pgo"];
+        std::cout << "  pgo " << p["algo"].get<std::string>() << ": solver "
+                  << p["solver"]["cycles"] << " cycles -> searched " << p["top"][0]["cycles"]
+                  << " cycles (x" << p["gain"] << ", " << p["evaluated"] << " points), "
+                  << p["file"].get<std::string>() << "\n";
       }
     }
   }

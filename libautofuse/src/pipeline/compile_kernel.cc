@@ -60,6 +60,42 @@ void ReplaceKernelSources(Kernel& k, const Options& options) {
   }
 }
 
+// The PGO search for the bound sizes (when there are bound sizes and no forced case or
+// template: those are the user's choice), written into the kernel's result file; the decision
+// then takes the file's entry, as the generated tiling function will.
+void SearchPgo(Kernel& k, const Options& options, const KernelStageSettings& settings) {
+  const hw::Profile& profile = *settings.profile;
+  const std::filesystem::path cache =
+      options.compile.cache_dir.empty() ? toolchain::DefaultCacheDir() : options.compile.cache_dir;
+  k.pgo_file = att::PgoFile(cache, codegen::KernelName(k.hint));
+  if (!k.tiling || settings.forced_case >= 0 || settings.forced_template >= 0) {
+    Dump(options, "pgo",
+         k.tiling ? "forced case or template: no search (file " + k.pgo_file.string() + ")"
+                  : "sizes not bound: no search; the tiling function reads " + k.pgo_file.string());
+    return;
+  }
+  const auto dims = att::DimValues(k.schedule, options.bindings);
+  const att::CaseSet set = att::BuildCases(k.schedule, dims);
+  k.pgo = att::SearchTiling(set, profile.vector_cores, profile.ub_bytes, settings.tiling.solver,
+                            k.tiling->chosen, k.tiling->solution, settings.pgo);
+  if (k.pgo->top.empty()) return;
+  std::vector<std::int64_t> syms;
+  for (const auto& n : att::KernelSymbols(k.schedule))
+    syms.push_back(options.bindings.at(n));
+  att::WritePgoEntry(k.pgo_file, att::PgoEntryFor(*k.pgo, settings.tiling.solver.perf_version, syms,
+                                                  profile.vector_cores, profile.ub_bytes));
+  att::ApplyPgo(k.pgo_file, k.schedule, options.bindings, profile, settings.tiling.solver,
+                &*k.tiling);
+  std::ostringstream o;
+  o << att::PgoAlgoName(settings.pgo) << ": " << k.pgo->evaluated << " points priced; solver case "
+    << k.pgo->solver.case_index << " tile " << k.pgo->solver.tile << " block_dim "
+    << k.pgo->solver.block_dim << " " << Cycles(k.pgo->solver.cycles) << " cycles; searched case "
+    << k.pgo->top[0].case_index << " tile " << k.pgo->top[0].tile << " block_dim "
+    << k.pgo->top[0].block_dim << " " << Cycles(k.pgo->top[0].cycles) << " cycles (x"
+    << k.pgo->gain() << "); file " << k.pgo_file.string();
+  Dump(options, "pgo", o.str());
+}
+
 }  // namespace
 
 KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_tiling) {
@@ -69,6 +105,7 @@ KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_
   s.forced_case = IndexFlag(options, "force_tiling_case", "a case index");
   s.forced_template = IndexFlag(options, "force_schedule_result", "a template index");
   s.no_tiling = no_tiling;
+  s.pgo = att::PgoOptionsFrom(options.flags);
   if (const auto it = options.flags.find("autofuse_enhance_precision_blacklist");
       it != options.flags.end()) {
     std::stringstream ss(it->second);
@@ -117,9 +154,19 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
       Dump(options, "tiling", DumpTiling(k.schedule, *k.tiling));
     }
 
+    // ---- pgo (--autofuse_enable_pgo): search around the solver's choice, keep the best point
+    // in the kernel's result file, which the tiling function reads at run time
+    codegen::TilingOptions tiling_options = settings.tiling;
+    if (settings.pgo.enabled) {
+      t0 = Clock::now();
+      SearchPgo(k, options, settings);
+      tiling_options.pgo_file = k.pgo_file.string();
+      times->tiling += Ms(t0, Clock::now());
+    }
+
     // ---- codegen: kernel, tiling data, tiling function, infer-shape
     t0 = Clock::now();
-    k.code = codegen::Generate(k.hint, k.schedule, settings.tiling);
+    k.code = codegen::Generate(k.hint, k.schedule, tiling_options);
     times->codegen += Ms(t0, Clock::now());
     for (const auto& f : k.code.files)
       Dump(options, "codegen", "// ---- " + f.name + "\n" + f.text);

@@ -16,9 +16,6 @@ namespace {
 
 using K = FlagKind;
 
-constexpr char kPgoNote[] =
-    "acts once the tiling search exists: PGO runs candidate tilings on a device and keeps the "
-    "best, and ours has no on-device search yet, so the modelled solver decides";
 constexpr char kFusion[] = "fusion (model graphs)";
 constexpr char kTiling[] = "tiling solver";
 
@@ -36,7 +33,9 @@ constexpr std::array kTable = {
            "reduce|concat|slice|gather|transpose|pad", "AUTOFUSE_FLAGS", kFusion,
            "fusion kinds to turn off (applied after autofuse_enable_pass)", "", false},
   FlagSpec{"autofuse_enable_pgo", K::kBool, "false", 0, 0, "", "AUTOFUSE_FLAGS", kTiling,
-           "profile-guided tiling: search candidate tilings on the device", kPgoNote, false},
+           "profile-guided tiling: search candidate tilings (against the cost model: we have no "
+           "device) for the bound sizes and keep the best in the kernel's PGO result file, which "
+           "its tiling function reads", "", true},
   FlagSpec{"autofuse_enhance_precision_blacklist", K::kList, "", 0, 0, "", "AUTOFUSE_FLAGS",
            "schedule (normalize)",
            "AscIR op types (e.g. Exp,Add) that keep fp16/bf16 instead of the fp32 upcast of "
@@ -86,11 +85,14 @@ constexpr std::array kTable = {
            "the tiling function keeps its last decisions per thread and reuses them for the same "
            "shapes", "", true},
   FlagSpec{"autofuse_pgo_algo", K::kChoice, "core_select", 0, 0, "core_select|pruning",
-           "AUTOFUSE_DFX_FLAGS", kTiling, "PGO search algorithm", kPgoNote, false},
+           "AUTOFUSE_DFX_FLAGS", kTiling,
+           "PGO search: core_select varies the core budget around the solver's choice, pruning "
+           "keeps the top-n points and prices their neighbours", "", false},
   FlagSpec{"autofuse_pgo_step_max", K::kInt, "16", 1, 1024, "", "AUTOFUSE_DFX_FLAGS", kTiling,
-           "PGO search steps", kPgoNote, false},
+           "PGO search steps (core_select: budgets within this many cores of the solver's "
+           "block_dim; pruning: rounds)", "", false},
   FlagSpec{"autofuse_pgo_topn", K::kInt, "5", 1, 1024, "", "AUTOFUSE_DFX_FLAGS", kTiling,
-           "PGO candidates kept (upper bound ours)", kPgoNote, false},
+           "PGO candidates kept (pruning's beam; the report lists them)", "", false},
   FlagSpec{"force_schedule_result", K::kInt, "", 0, 100, "", "AUTOFUSE_DFX_FLAGS", kTiling,
            "use this template (schedule result) index", "", false},
   FlagSpec{"force_tiling_case", K::kCase, "", 0, 0, "", "AUTOFUSE_DFX_FLAGS", kTiling,

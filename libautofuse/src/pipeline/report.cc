@@ -76,6 +76,28 @@ void FillCases(const Kernel& k, int perf_version, report::KernelReport* kr) {
   }
 }
 
+void FillPgoPoint(const att::PgoPoint& p, report::PgoPoint* out) {
+  out->set_case_index(p.case_index);
+  out->set_tile(p.tile);
+  out->set_use(p.use);
+  out->set_block_dim(p.block_dim);
+  out->set_cycles(p.cycles);
+}
+
+void FillPgo(const att::PgoResult& r, const std::string& file, const att::PgoOptions& o,
+             report::TilingReport* tr) {
+  auto* pr = tr->mutable_pgo();
+  pr->set_algo(att::PgoAlgoName(o));
+  pr->set_step_max(o.step_max);
+  pr->set_topn(o.topn);
+  pr->set_evaluated(r.evaluated);
+  FillPgoPoint(r.solver, pr->mutable_solver());
+  for (const auto& p : r.top)
+    FillPgoPoint(p, pr->add_top());
+  pr->set_gain(r.gain());
+  pr->set_file(file);
+}
+
 void FillTiling(const Kernel& k, const Options& options, const hw::Profile& profile,
                 const af_tiling::SolverOptions& solver, report::KernelReport* kr) {
   auto* tr = kr->mutable_tiling();
@@ -100,6 +122,7 @@ void FillTiling(const Kernel& k, const Options& options, const hw::Profile& prof
     dr->set_code(d.code);
     dr->set_message(d.message);
   }
+  if (k.pgo) FillPgo(*k.pgo, k.pgo_file.string(), att::PgoOptionsFrom(options.flags), tr);
 }
 
 void FillKernel(const Kernel& k, const Options& options, const hw::Profile& profile,

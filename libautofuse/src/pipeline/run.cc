@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "af_cpu/launch_abi.h"
+#include "autofuse/att/pgo.h"
 #include "autofuse/data/compare.h"
 #include "autofuse/data/npy.h"
 #include "autofuse/interp/interpreter.h"
@@ -108,9 +109,15 @@ std::vector<std::uint8_t> Tiling(const Kernel& k, const Options& options, RunRes
   }
   AfTilingHeader header{};
   std::memcpy(&header, tiling.data(), sizeof header);
-  const att::TilingDecision in_process =
-      att::Solve(k.schedule, options.bindings, profile, forced, forced_template,
-                 att::SolverOptionsFrom(options.flags, profile));
+  const auto solver = att::SolverOptionsFrom(options.flags, profile);
+  att::TilingDecision in_process =
+      att::Solve(k.schedule, options.bindings, profile, forced, forced_template, solver);
+  // A kernel built with --autofuse_enable_pgo reads its PGO result file ($AF_PGO_FILE overrides):
+  // the in-process decision reads the same entry.
+  if (!k.pgo_file.empty() && forced < 0 && forced_template < 0) {
+    att::ApplyPgo(af_tiling::PgoPath(k.pgo_file.c_str()), k.schedule, options.bindings, profile,
+                  solver, &in_process);
+  }
   if (static_cast<int>(header.tiling_key) != in_process.chosen ||
       header.block_dim != in_process.solution.block_dim) {
     throw std::runtime_error("generated tiling (case " + std::to_string(header.tiling_key) +

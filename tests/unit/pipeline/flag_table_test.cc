@@ -92,7 +92,7 @@ TEST(FlagTable, CheckDropsUnknownAndBadAndNotesWhatDoesNotAct) {
   std::map<std::string, std::string> f = {{"att_ub_treshold", "20"},
                                           {"att_ub_threshold", "150"},
                                           {"att_corenum_threshold", "40"},
-                                          {"autofuse_enable_pgo", "true"}};
+                                          {"disable_lifting", "true"}};
   const auto d = CheckFlags(&f);
   ASSERT_EQ(d.size(), 3u);
   std::map<std::string, FlagDiagnostic> by;
@@ -102,11 +102,11 @@ TEST(FlagTable, CheckDropsUnknownAndBadAndNotesWhatDoesNotAct) {
   EXPECT_THAT(by["att_ub_treshold"].message, HasSubstr("did you mean --att_ub_threshold"));
   EXPECT_EQ(by["att_ub_threshold"].code, "BAD_FLAG_VALUE");
   EXPECT_THAT(by["att_ub_threshold"].message, HasSubstr("using the default 20"));
-  EXPECT_EQ(by["autofuse_enable_pgo"].code, "FLAG_NOT_ACTING");
-  EXPECT_THAT(by["autofuse_enable_pgo"].message, HasSubstr("acts once the tiling search exists"));
+  EXPECT_EQ(by["disable_lifting"].code, "FLAG_NOT_ACTING");
+  EXPECT_THAT(by["disable_lifting"].message, HasSubstr("no lifting step"));
   // What stays is valid: the two warnings' flags are gone, the rest kept.
   EXPECT_EQ(f, (std::map<std::string, std::string>{{"att_corenum_threshold", "40"},
-                                                   {"autofuse_enable_pgo", "true"}}));
+                                                   {"disable_lifting", "true"}}));
 }
 
 TEST(FlagTable, ClosestNames) {

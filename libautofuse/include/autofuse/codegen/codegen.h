@@ -54,6 +54,9 @@ struct TilingOptions {
   // (it passes no core count or UB size of its own).
   std::uint32_t core_num = 0;
   std::uint64_t ub_size = 0;
+  // --autofuse_enable_pgo: the PGO result file the tiling function reads (af_tiling/pgo.h;
+  // $AF_PGO_FILE overrides it at run time). Empty: no PGO.
+  std::string pgo_file;
 };
 
 GeneratedKernel Generate(const ir::Graph& hint, const schedule::ScheduleResult& s,
@@ -62,6 +65,9 @@ GeneratedKernel Generate(const ir::Graph& hint, const schedule::ScheduleResult& 
 // Helpers shared with tests.
 std::string SafeIdent(const std::string& s);    // [A-Za-z_][A-Za-z0-9_]*, never empty
 std::string SafeComment(const std::string& s);  // printable ASCII without "*/", "\\", newlines
+// A C string literal of any bytes: letters, digits and " /._-+=,:@" as they are, every other
+// byte as a three-digit octal escape (so no quote, backslash, newline or trigraph gets through).
+std::string CStringLiteral(const std::string& s);
 std::string KernelName(const ir::Graph& hint);  // autofused_<op types>_<hash of the dump>
 
 }  // namespace af::codegen

@@ -4,10 +4,12 @@
 // what `afc`, the viewer and the reports show is what runs.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "autofuse/att/pgo.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/codegen/codegen.h"
 #include "autofuse/ir/graph.h"
@@ -22,6 +24,10 @@ struct Kernel {
   std::string origin;  // file (and embedding op) it came from
   schedule::ScheduleResult schedule;
   std::optional<att::TilingDecision> tiling;  // when every kernel symbol is bound
+  // --autofuse_enable_pgo: the result file the tiling function reads, and the search for the
+  // bound sizes (when every size is bound; `tiling` then holds the searched point).
+  std::filesystem::path pgo_file;
+  std::optional<att::PgoResult> pgo;
   codegen::GeneratedKernel code;
   std::shared_ptr<toolchain::KernelLibrary> library;  // when built
   std::vector<std::string> replaced;  // files --replace_kernel took instead of codegen's
@@ -59,6 +65,7 @@ struct KernelStageSettings {
   schedule::ScheduleOptions schedule;  // --autofuse_enhance_precision_blacklist
   int forced_case = -1;                // --force_tiling_case
   int forced_template = -1;            // --force_schedule_result
+  att::PgoOptions pgo;                 // --autofuse_enable_pgo and its options
   NoTiling no_tiling = NoTiling::kRefuse;
 };
 KernelStageSettings KernelStageSettingsFrom(const Options& options, NoTiling no_tiling);
