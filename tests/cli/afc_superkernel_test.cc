@@ -5,7 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "afc_process.h"
 #include "fixtures.h"
@@ -79,6 +82,98 @@ TEST(AfcSuperkernel, FallbackBetweenKernelsEndsTheSegment) {
   EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 2 kernels ("));
   EXPECT_THAT(r.out, HasSubstr(") in one launch, 0 SyncAll"));
   EXPECT_THAT(r.out, HasSubstr("PASS super kernels = separate kernels on 2 values"));
+}
+
+TEST(AfcSuperkernel, ViewsThatMoveNoDataAliasTheirSource) {
+  // exp -> view -> unsqueeze -> permute (moving s0 past a size-1 dim) -> three kernels: the views
+  // run on the reference evaluator but move no data, so the four kernels form one super kernel
+  // whose members read exp's buffer under the views' shapes.
+  const Result r = Afc("run " + Fixture("view_alias.fx_graph.py") + " --bind s0=37" + kNoFusion +
+                       " --superkernel --seed 5");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_VIEW_ALIASED]: aten.view.default view "
+                               "[s0, 4, 33] -> [s0, 132] keeps its input's elements in order: a "
+                               "kernel reading view reads the buffer of exp"));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_VIEW_ALIASED]: aten.permute.default "
+                               "permute [s0, 1, 132] -> [1, s0, 132]"));
+  EXPECT_THAT(r.out, HasSubstr("reads the buffer of exp"));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 4 kernels ("));
+  EXPECT_THAT(r.out, Not(HasSubstr("SUPERKERNEL_FALLBACK_BETWEEN")));
+  EXPECT_THAT(r.out, HasSubstr("superkernel: 1 super kernel(s), 1 kernel launches instead of 4; "
+                               "4 kernel-written values compared, 0 differ"));
+  EXPECT_THAT(r.out, HasSubstr("PASS super kernels = separate kernels on 4 values"));
+}
+
+TEST(AfcSuperkernel, APermuteThatMovesDataEndsTheSegment) {
+  const Result r = Afc("run " + Fixture("view_copies.fx_graph.py") + " --bind s0=37" + kNoFusion +
+                       " --superkernel");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_VIEW_COPIES]: kernel autofused_exp_"));
+  EXPECT_THAT(r.out, HasSubstr(" runs alone: aten.permute.default permute moves data: [33, 4] -> "
+                               "[4, 33] is not its input's elements in order"));
+  EXPECT_THAT(r.out, Not(HasSubstr("SUPERKERNEL_VIEW_ALIASED")));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 2 kernels ("));
+  EXPECT_THAT(r.out, HasSubstr("PASS super kernels = separate kernels on 2 values"));
+}
+
+// The plans on the real MNIST (every model of the run) and ViT dumps: super kernels formed,
+// kernels they cover, and every decision by reason code (docs/superkernel.md, "Figures"). Between
+// any two consecutive kernels of these models, except the one pair of each MNIST backward graph,
+// sits a convolution, pooling or matmul fallback: the aliased views form no new super kernel.
+struct RealPlan {
+  std::string folder;
+  std::size_t super_kernels;
+  std::size_t covered;
+  int launches;
+  std::map<std::string, int> decisions;
+};
+
+TEST(AfcSuperkernel, PlansOnTheRealMnistAndVitDumps) {
+  AF_REQUIRE_REAL_FIXTURES();
+  const std::string mnist =
+      "inductor/t2.5.1_mnist_cnn_cpu_dynamic_fullrun/torch_compile_debug/"
+      "run_2025_01_18_22_34_03_011403-pid_20001/torchinductor/";
+  const std::string fb = "SUPERKERNEL_FALLBACK_BETWEEN";
+  const std::vector<RealPlan> want = {
+      {mnist + "model__0_backward_3.1",
+       1,
+       2,
+       6,
+       {{"SUPERKERNEL_JOINED", 1}, {fb, 4}, {"SUPERKERNEL_HARD_SYNC", 1}}},
+      {mnist + "model__0_forward_1.0",
+       0,
+       0,
+       5,
+       {{fb, 3}, {"SUPERKERNEL_VIEW_ALIASED", 1}, {"SUPERKERNEL_VIEW_COPIES", 1}}},
+      {mnist + "model__1_backward_6.3", 1, 2, 6, {{"SUPERKERNEL_JOINED", 1}, {fb, 5}}},
+      {mnist + "model__1_forward_5.2",
+       0,
+       0,
+       5,
+       {{fb, 3}, {"SUPERKERNEL_VIEW_ALIASED", 1}, {"SUPERKERNEL_VIEW_COPIES", 1}}},
+      {mnist + "model__2_inference_7.4", 0, 0, 4, {{fb, 2}, {"SUPERKERNEL_VIEW_COPIES", 1}}},
+      {"inductor/t2.0_vit_dynamic_layernorm_softmax_fp16",
+       0,
+       0,
+       49,
+       {{"SUPERKERNEL_VIEW_ALIASED", 36}, {"SUPERKERNEL_VIEW_COPIES", 49}}},
+  };
+  for (const RealPlan& w : want) {
+    const Result r = Afc("estimate " + Shell((af::test::RealFixtures() / w.folder).string()) +
+                         " --bind s0=2 --superkernel --json");
+    ASSERT_EQ(r.code, 0) << w.folder << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    std::size_t covered = 0;
+    for (const auto& s : j["super_kernels"])
+      covered += s["members"].size();
+    std::map<std::string, int> decisions;
+    for (const auto& d : j["decisions"])
+      ++decisions[d["code"].get<std::string>()];
+    EXPECT_EQ(j["super_kernels"].size(), w.super_kernels) << w.folder;
+    EXPECT_EQ(covered, w.covered) << w.folder;
+    EXPECT_EQ(j["total"]["separate_launches"].get<int>(), w.launches) << w.folder;
+    EXPECT_EQ(decisions, w.decisions) << w.folder;
+  }
 }
 
 TEST(AfcSuperkernel, KernelThatSynchronisesAllCoresRunsAlone) {
