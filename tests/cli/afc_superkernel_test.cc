@@ -5,9 +5,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "afc_process.h"
+#include "autofuse/data/host_array.h"
+#include "autofuse/data/npy.h"
 #include "fixtures.h"
 
 namespace {
@@ -79,6 +87,137 @@ TEST(AfcSuperkernel, FallbackBetweenKernelsEndsTheSegment) {
   EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 2 kernels ("));
   EXPECT_THAT(r.out, HasSubstr(") in one launch, 0 SyncAll"));
   EXPECT_THAT(r.out, HasSubstr("PASS super kernels = separate kernels on 2 values"));
+}
+
+TEST(AfcSuperkernel, ViewsThatMoveNoDataAliasTheirSource) {
+  // exp -> view -> unsqueeze -> permute (moving s0 past a size-1 dim) -> three kernels: the views
+  // run on the reference evaluator but move no data, so the four kernels form one super kernel
+  // whose members read exp's buffer under the views' shapes.
+  const Result r = Afc("run " + Fixture("view_alias.fx_graph.py") + " --bind s0=37" + kNoFusion +
+                       " --superkernel --seed 5");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_VIEW_ALIASED]: aten.view.default view "
+                               "[s0, 4, 33] -> [s0, 132] keeps its input's elements in order: a "
+                               "kernel reading view reads the buffer of exp"));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_VIEW_ALIASED]: aten.permute.default "
+                               "permute [s0, 1, 132] -> [1, s0, 132]"));
+  EXPECT_THAT(r.out, HasSubstr("reads the buffer of exp"));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 4 kernels ("));
+  EXPECT_THAT(r.out, Not(HasSubstr("SUPERKERNEL_FALLBACK_BETWEEN")));
+  EXPECT_THAT(r.out, HasSubstr("superkernel: 1 super kernel(s), 1 kernel launches instead of 4; "
+                               "4 kernel-written values compared, 0 differ"));
+  EXPECT_THAT(r.out, HasSubstr("PASS super kernels = separate kernels on 4 values"));
+}
+
+// The same graph as a case folder: the whole graph runs again with the super kernel, the views
+// on the reference evaluator after it (they read exp, which the super kernel wrote), and the
+// returned values are compared with expected arrays (computed here in double).
+TEST(AfcSuperkernel, AliasedViewsInACaseFolder) {
+  const auto dir = af::test::TempDir("superkernel_view_case");
+  std::filesystem::create_directories(dir / "inputs");
+  std::filesystem::create_directories(dir / "expected");
+  std::filesystem::copy_file(
+      af::test::SourceDir() / "tests/fixtures/superkernel/view_alias.fx_graph.py",
+      dir / "fx_graph_readable.py");
+  const std::int64_t rows = 29;
+  const af::data::HostArray x =
+      af::data::RandomArray(af::ir::DType::kFloat32, {rows, 4, 33}, 11, -2, 2);
+  af::data::WriteNpy((dir / "inputs" / "arg0_1.npy").string(), x);
+  std::vector<double> relu;
+  std::vector<double> neg;
+  std::vector<double> abs;
+  for (const double v : af::data::ToDoubles(x)) {
+    const double e = std::exp(v);
+    relu.push_back(std::max(e, 0.0));
+    neg.push_back(-e);
+    abs.push_back(std::abs(e));
+  }
+  using af::data::FromDoubles;
+  af::data::WriteNpy((dir / "expected" / "out0.npy").string(),
+                     FromDoubles(af::ir::DType::kFloat32, {rows, 132}, relu));
+  af::data::WriteNpy((dir / "expected" / "out1.npy").string(),
+                     FromDoubles(af::ir::DType::kFloat32, {1, rows, 132}, neg));
+  af::data::WriteNpy((dir / "expected" / "out2.npy").string(),
+                     FromDoubles(af::ir::DType::kFloat32, {1, rows, 132}, abs));
+  const Result r = Afc("run " + Shell(dir.string()) + kNoFusion + " --superkernel");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, Not(HasSubstr("drawn at random")));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 4 kernels ("));
+  EXPECT_THAT(r.out, HasSubstr("PASS out0"));
+  EXPECT_THAT(r.out, HasSubstr("super kernels = separate kernels on 4 values"));
+}
+
+TEST(AfcSuperkernel, APermuteThatMovesDataEndsTheSegment) {
+  // The plan only (afc estimate builds nothing): the transpose of arg1_1 between exp and relu cuts.
+  const Result r = Afc("estimate " + Fixture("view_copies.fx_graph.py") + " --bind s0=37" +
+                       kNoFusion + " --superkernel");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_VIEW_COPIES]: kernel autofused_exp_"));
+  EXPECT_THAT(r.out, HasSubstr(" runs alone: aten.permute.default permute moves data: [33, 4] -> "
+                               "[4, 33] is not its input's elements in order"));
+  EXPECT_THAT(r.out, Not(HasSubstr("SUPERKERNEL_VIEW_ALIASED")));
+  EXPECT_THAT(r.out, HasSubstr("superkernel [SUPERKERNEL_JOINED]: 2 kernels ("));
+  EXPECT_THAT(r.out, HasSubstr("(3 launches), super kernels "));
+}
+
+// The plans on the real MNIST (every model of the run) and ViT dumps: super kernels formed,
+// kernels they cover, and every decision by reason code (docs/superkernel.md, "Figures"). Between
+// any two consecutive kernels of these models, except the one pair of each MNIST backward graph,
+// sits a convolution, pooling or matmul fallback: the aliased views form no new super kernel.
+struct RealPlan {
+  std::string folder;
+  std::size_t super_kernels;
+  std::size_t covered;
+  int launches;
+  std::map<std::string, int> decisions;
+};
+
+TEST(AfcSuperkernel, PlansOnTheRealMnistAndVitDumps) {
+  AF_REQUIRE_REAL_FIXTURES();
+  const std::string mnist =
+      "inductor/t2.5.1_mnist_cnn_cpu_dynamic_fullrun/torch_compile_debug/"
+      "run_2025_01_18_22_34_03_011403-pid_20001/torchinductor/";
+  const std::string fb = "SUPERKERNEL_FALLBACK_BETWEEN";
+  const std::vector<RealPlan> want = {
+      {mnist + "model__0_backward_3.1",
+       1,
+       2,
+       6,
+       {{"SUPERKERNEL_JOINED", 1}, {fb, 4}, {"SUPERKERNEL_HARD_SYNC", 1}}},
+      {mnist + "model__0_forward_1.0",
+       0,
+       0,
+       5,
+       {{fb, 3}, {"SUPERKERNEL_VIEW_ALIASED", 1}, {"SUPERKERNEL_VIEW_COPIES", 1}}},
+      {mnist + "model__1_backward_6.3", 1, 2, 6, {{"SUPERKERNEL_JOINED", 1}, {fb, 5}}},
+      {mnist + "model__1_forward_5.2",
+       0,
+       0,
+       5,
+       {{fb, 3}, {"SUPERKERNEL_VIEW_ALIASED", 1}, {"SUPERKERNEL_VIEW_COPIES", 1}}},
+      {mnist + "model__2_inference_7.4", 0, 0, 4, {{fb, 2}, {"SUPERKERNEL_VIEW_COPIES", 1}}},
+      {"inductor/t2.0_vit_dynamic_layernorm_softmax_fp16",
+       0,
+       0,
+       49,
+       {{"SUPERKERNEL_VIEW_ALIASED", 36}, {"SUPERKERNEL_VIEW_COPIES", 49}}},
+  };
+  for (const RealPlan& w : want) {
+    const Result r = Afc("estimate " + Shell((af::test::RealFixtures() / w.folder).string()) +
+                         " --bind s0=2 --superkernel --json");
+    ASSERT_EQ(r.code, 0) << w.folder << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    std::size_t covered = 0;
+    for (const auto& s : j["super_kernels"])
+      covered += s["members"].size();
+    std::map<std::string, int> decisions;
+    for (const auto& d : j["decisions"])
+      ++decisions[d["code"].get<std::string>()];
+    EXPECT_EQ(j["super_kernels"].size(), w.super_kernels) << w.folder;
+    EXPECT_EQ(covered, w.covered) << w.folder;
+    EXPECT_EQ(j["total"]["separate_launches"].get<int>(), w.launches) << w.folder;
+    EXPECT_EQ(decisions, w.decisions) << w.folder;
+  }
 }
 
 TEST(AfcSuperkernel, KernelThatSynchronisesAllCoresRunsAlone) {

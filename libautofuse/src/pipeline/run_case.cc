@@ -177,7 +177,7 @@ std::uint32_t LaunchSuper(const CompileResult& compiled, const Options& o, const
     const auto ins = interp::InputShapes(k.hint, o.bindings);
     const auto outs = interp::OutputShapes(k.hint, o.bindings);
     for (std::size_t j = 0; j < fk.lowered.inputs.size(); ++j)
-      note(fk.lowered.inputs[j], ins.at(j));
+      note(seg.BufferOf(fk.lowered.inputs[j]), ins.at(j));
     for (std::size_t j = 0; j < fk.lowered.outputs.size(); ++j)
       note(fk.lowered.outputs[j], outs.at(j));
   }
@@ -344,7 +344,7 @@ void CheckSegmentsOnDrawnInputs(const Options& o, std::uint64_t seed, CaseRun& r
       const auto specs = interp::InputShapes(k.hint, o.bindings);
       RunOptions ro;
       for (std::size_t j = 0; j < fk.lowered.inputs.size(); ++j) {
-        const int v = fk.lowered.inputs[j];
+        const int v = seg.BufferOf(fk.lowered.inputs[j]);  // a view's result reads its source
         if (!vals.contains(v)) {
           vals.emplace(v,
                        data::RandomArray(specs.at(j).dtype, specs.at(j).shape,
@@ -356,6 +356,8 @@ void CheckSegmentsOnDrawnInputs(const Options& o, std::uint64_t seed, CaseRun& r
       res.log.push_back("kernel " + k.code.kernel_name + ": case " + std::to_string(rr.tiling_key) +
                         ", block_dim " + std::to_string(rr.block_dim) +
                         (rr.ok ? "" : ", DIFFERS from the interpreter"));
+      for (const OutputCheck& c : rr.outputs)
+        if (!c.ok) res.log.push_back("    " + c.name + ": " + c.message);
       res.ok = res.ok && rr.ok;
       for (std::size_t j = 0; j < fk.lowered.outputs.size(); ++j)
         vals.insert_or_assign(fk.lowered.outputs[j], rr.actual.at(j));

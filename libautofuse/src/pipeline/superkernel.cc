@@ -7,6 +7,7 @@
 
 #include "autofuse/data/host_array.h"
 #include "autofuse/interp/interpreter.h"
+#include "autofuse/pipeline/view_alias.h"
 #include "autofuse/toolchain/compile.h"
 
 namespace af::pipeline {
@@ -31,12 +32,7 @@ class Planner {
                 outs, [&](int v) { return r_.front_end->graph.value(v).type.IsTensor(); })) {
           continue;
         }
-        if (!open_.empty()) {
-          const auto& n = r_.front_end->graph.node(u.node);
-          Close("SUPERKERNEL_FALLBACK_BETWEEN",
-                "op " + n.op.ToString() + " " + n.name +
-                    " runs on the reference evaluator (not ours): the segment ends before it");
-        }
+        OpBetween(u);
         continue;
       }
       const Kernel& k = r_.kernels[static_cast<std::size_t>(u.kernel)];
@@ -60,10 +56,50 @@ class Planner {
   }
 
  private:
+  // A unit that is not ours: a view that moves no data aliases its input (the segment goes on),
+  // anything else ends the open segment.
+  void OpBetween(const Unit& u) {
+    const model::Graph& g = r_.front_end->graph;
+    const auto& n = g.node(u.node);
+    const ViewAlias va = ViewAliasOf(g, n);
+    if (va.aliases) {
+      alias_[n.outputs[0]] = Root(va.source);
+      if (!open_.empty()) {
+        p_.decisions.push_back({"SUPERKERNEL_VIEW_ALIASED",
+                                va.reason + ": a kernel reading " + g.value(n.outputs[0]).name +
+                                    " reads the buffer of " + g.value(Root(va.source)).name +
+                                    " (no launch, no cut)"});
+      }
+      return;
+    }
+    if (open_.empty()) return;
+    if (!va.reason.empty()) {
+      Close("SUPERKERNEL_VIEW_COPIES", va.reason + ": the segment ends before it");
+      return;
+    }
+    Close("SUPERKERNEL_FALLBACK_BETWEEN",
+          "op " + n.op.ToString() + " " + n.name +
+              " runs on the reference evaluator (not ours): the segment ends before it");
+  }
+
+  // The buffer value `v` lives in: the input of the aliasing views it is a result of, else `v`.
+  int Root(int v) const {
+    const auto it = alias_.find(v);
+    return it == alias_.end() ? v : it->second;
+  }
+
+  // What kernel unit `u` reads, each value mapped to the buffer it lives in.
+  std::vector<int> ReadBuffers(const Unit& u) const {
+    std::vector<int> reads = UnitReads(r_, u);
+    for (int& v : reads)
+      v = Root(v);
+    return reads;
+  }
+
   // Why kernel unit `u` cannot read, in the open segment, a buffer a member wrote ("" if it can).
   std::string DtypeConflict(const Unit& u) const {
     const Kernel& k = r_.kernels[static_cast<std::size_t>(u.kernel)];
-    const auto& reads = UnitReads(r_, u);
+    const auto reads = ReadBuffers(u);
     const auto specs = interp::InputShapes(k.hint, o_.bindings);
     for (std::size_t j = 0; j < reads.size() && j < specs.size(); ++j) {
       const auto it = written_.find(reads[j]);
@@ -102,7 +138,9 @@ class Planner {
       const Unit& u = p_.order[static_cast<std::size_t>(i)];
       seg.units.push_back(i);
       seg.kernels.push_back(u.kernel);
-      const auto reads = UnitReads(r_, u);
+      for (const int v : UnitReads(r_, u))
+        if (Root(v) != v) seg.alias[v] = Root(v);
+      const auto reads = ReadBuffers(u);
       const bool sync = std::ranges::any_of(reads, [&](int v) { return since_sync.contains(v); });
       if (sync) since_sync.clear();
       seg.sync_before.push_back(sync);
@@ -146,6 +184,7 @@ class Planner {
   SuperPlan& p_;
   std::vector<int> open_;
   std::map<int, interp::TensorSpec> written_;
+  std::map<int, int> alias_;  // the result of an aliasing view -> the buffer value it reads
 };
 
 }  // namespace
@@ -174,8 +213,8 @@ void BuildSuperKernels(SuperPlan& plan, const CompileResult& r, const Options& o
       const std::vector<int> writes = UnitWrites(r, u);
       for (const auto* vals : {&reads, &writes}) {
         for (const int v : *vals) {
-          member.params.push_back(
-              static_cast<int>(std::ranges::find(seg.buffers, v) - seg.buffers.begin()));
+          member.params.push_back(static_cast<int>(std::ranges::find(seg.buffers, seg.BufferOf(v)) -
+                                                   seg.buffers.begin()));
         }
       }
       spec.members.push_back(std::move(member));

@@ -6,10 +6,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "autofuse/inputs/registry.h"
 #include "autofuse/pipeline/superkernel.h"
+#include "autofuse/pipeline/view_alias.h"
 #include "fixtures.h"
 
 namespace af::pipeline {
@@ -46,6 +48,62 @@ TEST(SuperKernelPlan, ChainJoinsWithOneBarrierBeforeTheDependentMember) {
   ASSERT_EQ(p.decisions.size(), 1u);
   EXPECT_EQ(p.decisions[0].code, "SUPERKERNEL_JOINED");
   EXPECT_THAT(p.decisions[0].message, HasSubstr("3 kernels"));
+}
+
+TEST(SuperKernelPlan, AliasingViewsMapTheirResultsToTheSourceBuffer) {
+  Options o;
+  const CompileResult r = CompileFixture("view_alias.fx_graph.py", &o);
+  ASSERT_EQ(r.kernels.size(), 4u);
+  const SuperPlan p = PlanSuperKernels(r, o);
+  ASSERT_EQ(p.segments.size(), 1u);
+  const SuperSegment& s = p.segments[0];
+  const model::Graph& g = r.front_end->graph;
+  // view, unsqueeze and permute all read exp's buffer; exp is written in the segment, so the one
+  // input from outside is arg0_1 and the buffers are it and the four kernels' results.
+  ASSERT_EQ(s.alias.size(), 2u);  // the values members read: view (relu), permute (neg, abs)
+  for (const auto& [v, src] : s.alias)
+    EXPECT_EQ(g.value(src).name, "exp") << g.value(v).name;
+  EXPECT_EQ(s.num_inputs, 1);
+  EXPECT_EQ(s.buffers.size(), 5u);
+  EXPECT_EQ(s.sync_before,
+            (std::vector<bool>{false, true, false, false}));  // one barrier after exp
+  std::size_t aliased = 0;
+  for (const auto& d : p.decisions)
+    aliased += d.code == "SUPERKERNEL_VIEW_ALIASED" ? 1 : 0;
+  EXPECT_EQ(aliased, 3u);
+}
+
+// Each view op of the fixture: does its result alias its input (from the op and its strides)?
+TEST(ViewAlias, DecidedFromTheOpAndItsStrides) {
+  const Input in = inputs::Import(
+      (af::test::SourceDir() / "tests/fixtures/superkernel/view_ops.fx_graph.py").string());
+  const model::Graph& g = *in.model;
+  std::map<std::string, ViewAlias> by_name;
+  for (const auto& n : g.nodes)
+    if (n.kind == model::NodeKind::kOp) by_name[n.name] = ViewAliasOf(g, n);
+  const std::map<std::string, bool> want = {
+      {"expand", true},                         // no dim broadcast
+      {"expand_1", false},                      // broadcasts a size-1 dim: stride 0
+      {"select", true},                         // a size-1 dim
+      {"slice_1", false},                       // drops elements
+      {"clone", false},                         // copies by contract
+      {"permute", false},                       // a real transpose (s1 is not known to be 1)
+      {"permute_1", true},                      // moves s0 past a size-1 dim only
+      {"transpose", true},                      // swaps a size-1 dim with the last
+      {"view", true},                           // a reshape: the elements in order
+      {"contiguous", true},                     // our buffers are dense already
+      {"alias", true},      {"view_1", false},  // reinterprets the dtype
+      {"exp", false},                           // no view at all
+  };
+  for (const auto& [name, aliases] : want) {
+    ASSERT_TRUE(by_name.contains(name)) << name;
+    EXPECT_EQ(by_name[name].aliases, aliases) << name << ": " << by_name[name].reason;
+  }
+  EXPECT_TRUE(by_name["exp"].reason.empty());
+  EXPECT_THAT(by_name["expand_1"].reason, HasSubstr("changes the element count"));
+  EXPECT_THAT(by_name["permute"].reason, HasSubstr("moves data: [s1, 8] -> [8, s1]"));
+  EXPECT_THAT(by_name["clone"].reason, HasSubstr("copies by contract"));
+  EXPECT_EQ(g.value(by_name["view"].source).name, "arg0_1");
 }
 
 TEST(SuperKernelPlan, ADtypeChangeBetweenMembersCutsTheSegment) {

@@ -4,14 +4,17 @@
 // kernel).
 //
 // Segments follow the graph's execution order (units.h): consecutive compiled kernels join one
-// segment; a unit that is not ours (an op on the reference evaluator) ends it
-// (SUPERKERNEL_FALLBACK_BETWEEN), and a kernel that cannot join runs alone and ends it too
-// (SUPERKERNEL_HARD_SYNC: its template synchronises all cores itself; SUPERKERNEL_DTYPE: it reads
-// a buffer another member wrote in another dtype, a conversion only the separate run makes).
-// A segment of two or more kernels becomes a super kernel; SyncAll() goes before a member that
-// reads what an earlier member wrote since the last barrier.
+// segment; a view that moves no data (view_alias.h) does not cut it: a member reading its result
+// reads its input's buffer (SUPERKERNEL_VIEW_ALIASED). A view that moves data
+// (SUPERKERNEL_VIEW_COPIES) or any other unit that is not ours (an op on the reference
+// evaluator, SUPERKERNEL_FALLBACK_BETWEEN) ends it, and a kernel that cannot join runs alone and
+// ends it too (SUPERKERNEL_HARD_SYNC: its template synchronises all cores itself;
+// SUPERKERNEL_DTYPE: it reads a buffer another member wrote in another dtype, a conversion only the
+// separate run makes). A segment of two or more kernels becomes a super kernel; SyncAll() goes
+// before a member that reads what an earlier member wrote since the last barrier.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,9 +36,18 @@ struct SuperSegment {
   // first, then the values its members write, in order.
   std::vector<int> buffers;
   int num_inputs = 0;
+  // A value a member reads that is the result of views that move no data (SUPERKERNEL_VIEW_ALIASED)
+  // -> the value whose buffer it reads.
+  std::map<int, int> alias;
   std::vector<bool> sync_before;  // per member
   int syncs = 0;
   Kernel kernel;  // code and library (hint empty); error/error_code when codegen refused
+
+  // The value whose buffer a member reading `v` reads.
+  int BufferOf(int v) const {
+    const auto it = alias.find(v);
+    return it == alias.end() ? v : it->second;
+  }
 };
 
 struct SuperPlan {
