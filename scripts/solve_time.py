@@ -94,22 +94,37 @@ def write_list(path, kernels):
             f.write("%s %s\n" % (g, bind_text(b)))
 
 
+def callgrind_total(path):
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"(?:summary|totals):\s+(\d+)", line)
+            if m:
+                return int(m.group(1))
+    return 0
+
+
 def count(tool, kernels, tmp, annotate):
     lst = os.path.join(tmp, "kernels.txt")
     write_list(lst, kernels)
     out = os.path.join(tmp, "callgrind.out")
+    # One dump per kernel (af_solve_count --dump-each): per-kernel counts, whose median is the
+    # figure comparable with the median solve_ns.
     subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-                    "--toggle-collect=*CountedSelect*", tool, lst],
+                    "--toggle-collect=*CountedSelect*", tool, lst, "--dump-each"],
                    capture_output=True, text=True, check=True)
-    total = None
-    with open(out) as f:
-        for line in f:
-            m = re.match(r"(?:summary|totals):\s+(\d+)", line)
-            if m:
-                total = int(m.group(1))
-    print("callgrind: %d instructions in SelectCase over %d kernels = %.0f per kernel"
-          % (total, len(kernels), total / len(kernels)))
+    dumps = sorted((p for p in os.listdir(tmp) if p.startswith("callgrind.out.")),
+                   key=lambda p: int(p.rsplit(".", 1)[1].split("-")[0]))
+    per = [callgrind_total(os.path.join(tmp, p)) for p in dumps][:len(kernels)]
+    total = sum(per)
+    print("callgrind: %d instructions in SelectCase over %d kernels: mean %.0f, median %.0f "
+          "per kernel (p25 %.0f, p75 %.0f)"
+          % (total, len(per), total / len(per), statistics.median(per),
+             sorted(per)[len(per) // 4], sorted(per)[3 * len(per) // 4]))
     if annotate:
+        out = os.path.join(tmp, "callgrind.all")
+        subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+                        "--toggle-collect=*CountedSelect*", tool, lst],
+                       capture_output=True, text=True, check=True)
         r = subprocess.run(["callgrind_annotate", "--inclusive=no", "--auto=yes",
                             "--threshold=99", out], capture_output=True, text=True, check=True)
         print(r.stdout)

@@ -4,13 +4,15 @@
 // exactly the solve), its time per kernel, and a fingerprint of every decision so that a change
 // meant to make the solver cheaper can be checked to decide exactly as before.
 //
-// Usage: af_solve_count LIST [--soc NAME] [--reps N] [--decisions]
+// Usage: af_solve_count LIST [--soc NAME] [--reps N] [--decisions] [--dump-each]
 //   LIST: one kernel a line, "<graph file> <name=value,...>" (blank lines and # comments skipped).
 //   --reps N: solve each kernel N times (default 1); with N > 1 the median time per kernel is
 //     printed (ns, steady clock), never asserted.
 //   --decisions: per kernel, the chosen case and every case's solution (tile, block_dim, r_split,
 //     cycles to 17 digits, binding, UB bytes, the model's totals) — two builds decide the same
 //     when these lines are identical.
+//   --dump-each: under callgrind, write one profile dump per kernel (per-kernel instruction
+//     counts; needs valgrind/callgrind.h at build time).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,6 +22,11 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define AF_HAVE_CALLGRIND 1
+#endif
 
 #include "autofuse/att/tiling.h"
 #include "autofuse/ir/load.h"
@@ -49,8 +56,8 @@ af::sym::Bindings ParseBindings(const std::string& text) {
   return b;
 }
 
-void PrintDecision(const std::string& where, const af::att::CaseSet& set,
-                   const af::hw::Profile& hw, const af_tiling::SolverOptions& o, int chosen,
+void PrintDecision(const std::string& where, const af::att::CaseSet& set, const af::hw::Profile& hw,
+                   const af_tiling::SolverOptions& o, int chosen,
                    const af_tiling::CaseSolution& best) {
   std::printf("%s chosen %d tile %lld bd %u cost %.17g\n", where.c_str(), chosen,
               static_cast<long long>(best.tile), best.block_dim, best.cost);
@@ -73,6 +80,7 @@ int main(int argc, char** argv) {
   std::string soc = "ascend910b";
   int reps = 1;
   bool decisions = false;
+  bool dump_each = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--soc") == 0 && i + 1 < argc) {
       soc = argv[++i];
@@ -80,10 +88,14 @@ int main(int argc, char** argv) {
       reps = std::max(1, std::atoi(argv[++i]));
     } else if (std::strcmp(argv[i], "--decisions") == 0) {
       decisions = true;
+    } else if (std::strcmp(argv[i], "--dump-each") == 0) {
+      dump_each = true;
     } else if (argv[i][0] != '-' && list.empty()) {
       list = argv[i];
     } else {
-      std::fprintf(stderr, "usage: af_solve_count LIST [--soc NAME] [--reps N] [--decisions]\n");
+      std::fprintf(stderr,
+                   "usage: af_solve_count LIST [--soc NAME] [--reps N] [--decisions] "
+                   "[--dump-each]\n");
       return 2;
     }
   }
@@ -132,6 +144,14 @@ int main(int argc, char** argv) {
       const auto t1 = Clock::now();
       ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
     }
+#ifdef AF_HAVE_CALLGRIND
+    if (dump_each) CALLGRIND_DUMP_STATS;
+#else
+    if (dump_each) {
+      std::fprintf(stderr, "af_solve_count: built without valgrind/callgrind.h\n");
+      return 2;
+    }
+#endif
     std::sort(ns.begin(), ns.end());
     kernel_ns.push_back(ns[ns.size() / 2]);
     if (decisions) PrintDecision(where[k], sets[k], hw, options, chosen, best);
