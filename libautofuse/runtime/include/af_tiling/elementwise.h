@@ -419,14 +419,14 @@ struct Model {
   double node_times[kMaxPerfNodes];
   // For the looped templates (R tiles, r_core): when each node runs (NodeRole), its sweeps and
   // whether it skips the first R iteration.
-  int8_t node_role[kMaxPerfNodes];
+  uint8_t node_role[kMaxPerfNodes];
   bool node_skip[kMaxPerfNodes];
   int32_t node_sweeps[kMaxPerfNodes];
   bool dma_once = false;  // a load or store runs once per core (PartsOf does not apply)
 };
 
 // When a node runs, as Price's busiest-core count distinguishes it (Model::node_role).
-enum NodeRole : int8_t {
+enum NodeRole : uint8_t {
   kRoleVarying = 0,  // every R iteration of its sweeps (kWhenVarying)
   kRoleBefore = 1,
   kRoleAfter = 2,
@@ -785,8 +785,9 @@ AF_TILING_HOT double ClassCycles(const Model& m, int c, int64_t ext, const Rates
       // VecCycles with the class's coefficients.
       double one = 0;
       if (k.vec_ok && per > 0) {
-        one = k.v2 ? k.b + k.k * static_cast<double>((per * k.esize + 255) / 256)
-                   : k.k * static_cast<double>(per) + k.b;
+        const int64_t repeats = (per * k.esize + 255) / 256;  // whole 256-byte repeats (V2)
+        one =
+            k.v2 ? k.b + k.k * static_cast<double>(repeats) : k.k * static_cast<double>(per) + k.b;
       }
       return static_cast<double>(calls) * one;
     }
