@@ -4,7 +4,9 @@
 // - the held-out misses of the widened quality stream (docs/tiling.md) are now within 10% of the
 //   exhaustive optimum;
 // - the case choice, which now skips templates that cannot reach the chosen score, picks what
-//   visiting every template in index order picks.
+//   visiting every template in index order picks;
+// - Price's cycles-only paths (PriceSearch for A tiles, PriceLooped for R tiles and r_core, both
+//   pricing each node class once) give the per-node loop's cycles bit for bit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -87,6 +89,48 @@ double DefaultOverExhaustive(const std::string& graph, const sym::Bindings& b,
 }
 
 // The cases above 1.10 before the refinement (docs/tiling.md, widened stream 2026-12-02).
+TEST(Price, CyclesOnlyPathsAreThePerNodeLoop) {
+  int search = 0;
+  int looped = 0;
+  for (const char* soc : {"ascend910b", "ascend950"}) {
+    const auto& profile = hw::GetProfile(soc);
+    const auto table = att::SolverOptionsFrom({}, profile).perf_version;
+    for (const auto& name : Graphs()) {
+      SCOPED_TRACE(name + " " + soc);
+      const auto s = Graph(name, profile);
+      const auto syms = att::KernelSymbols(s);
+      for (const std::int64_t size : {7, 1030}) {
+        sym::Bindings b;
+        for (std::size_t i = 0; i < syms.size(); ++i)
+          b[syms[i]] = i % 2 == 0 ? size : 13;
+        const auto set = att::BuildCases(s, att::DimValues(s, b));
+        for (const auto& p : set.params) {
+          af_tiling::Model m;
+          af_tiling::Prepare(p, af_tiling::PerfTableFor(table), &m);
+          for (const std::int64_t tile : {1, 8, 13, 300, 1030}) {
+            for (const std::int64_t use : {48, 13, 2, 1}) {
+              const auto sol = af_tiling::Evaluate(m, tile, use, profile.ub_bytes);
+              if (!sol.ok) continue;
+              af_tiling::CaseSolution x = sol;
+              af_tiling::Price(m, &x, true);
+              // With pieces the search path groups tiles x share x executions differently.
+              const double rel = af_tiling::HasPieces(p) ? 1e-12 : 0;
+              for (int k = 0; k < af_tiling::kNumPipes; ++k) {
+                EXPECT_NEAR(sol.pipes[k], x.pipes[k], rel * x.pipes[k])
+                    << "pipe " << k << " tile " << tile << " use " << use;
+              }
+              EXPECT_NEAR(sol.cost, x.cost, rel * x.cost) << "tile " << tile << " use " << use;
+              ++(p.r_core == 0 && !m.loops.tile_is_r ? search : looped);
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(search, 1000);
+  EXPECT_GT(looped, 100);
+}
+
 TEST(TileRefine, HeldOutMissesAreWithinTenPercent) {
   struct Miss {
     const char* graph;

@@ -231,11 +231,13 @@ inline bool Bit(uint32_t mask, int j) {
 
 // What one execution of a node costs (cycles on its pipe) and counts (bytes or repeats) for a
 // block whose tile-dim extent is `ext`.
+// No default member initializers: the pricing keeps one per node class in uninitialised arrays
+// (CostOfNode sets every field).
 struct NodeCost {
-  double cycles = 0;
-  int64_t bytes = 0;
-  int64_t repeats = 0;
-  int32_t pipe = kPipeVec;
+  double cycles;
+  int64_t bytes;
+  int64_t repeats;
+  int32_t pipe;
 };
 
 // The tile-independent part of a block's layout (a mask over the dims), so that element, row and
@@ -366,52 +368,197 @@ struct BufferGroup {
   int64_t count = 0;
 };
 
-// A case prepared for solving: its parameters, cost table and the block shapes of its nodes and
-// buffers.
+// How the nodes of a class are priced (NodeClass::op).
+enum ClassOp : int32_t {
+  kOpDma = 0,     // a load or store: DmaCyclesAt over the block's bytes and rows
+  kOpVec = 1,     // vector calls over the block or its slices: calls x VecCycles
+  kOpScalar = 2,  // scalar work per element of the block
+  kOpOther = 3,   // workspace moves and doubling calls
+};
+
+// Nodes that CostOfNode prices alike for every extent and rate (the same kind, API, element size
+// and layout) form a class: the cost model's per-node terms that do not depend on the tile or the
+// core count are resolved once per case here, and the search prices each class once per point.
+// No default member initializers: a Model's array of them stays uninitialised until Prepare fills
+// the entries it uses.
+struct NodeClass {
+  BlockShape shape;
+  int64_t row_stride;  // GM elements between the block's rows (0: not modelled)
+  int64_t gap_bytes;
+  int32_t node;  // the class's first node
+  int32_t op;    // ClassOp
+  int32_t pipe;
+  int32_t kind;
+  int32_t esize;
+  int32_t compact;
+  int32_t align_elems;
+  bool vec_ok;  // kOpVec: the API has a cost entry
+  bool copy;    // kOpVec: a UB -> UB copy (no vector repeats)
+  bool v2;      // kOpVec: the V2 MicroAPI form
+  // kOpVec: one call's cycles are b + k x elements (V1) or b + k x 256-byte repeats (V2, b the VF
+  // head plus the latency), as VecCycles computes them.
+  double k;
+  double b;
+};
+
+// A case prepared for solving: its parameters, cost table, its nodes' classes and the block
+// shapes of its buffers.
 struct Model {
   const CaseParams* p = nullptr;
   const PerfTable* t = nullptr;
-  BlockShape node[kMaxPerfNodes];
+  NodeClass cls[kMaxPerfNodes];
   BlockShape buf[kMaxBuffers];
   BufferGroup group[kMaxBuffers];
-  int64_t row_stride[kMaxPerfNodes];  // GM elements between a node's rows (0: not modelled)
   int n_groups = 0;
   int64_t buf_align = kUbAlignBytes;
   Loops loops;  // the tile-independent part (a_before, r_before, tile_is_r)
+  int n_classes = 0;
+  int16_t node_class[kMaxPerfNodes];  // each node's class
+  bool node_once[kMaxPerfNodes];      // runs once per core (scalar work, Gather offsets)
+  // The search path's executions per A iteration (Price's m_full: tile-independent there).
+  double node_times[kMaxPerfNodes];
+  // For the looped templates (R tiles, r_core): when each node runs (NodeRole), its sweeps and
+  // whether it skips the first R iteration.
+  uint8_t node_role[kMaxPerfNodes];
+  bool node_skip[kMaxPerfNodes];
+  int32_t node_sweeps[kMaxPerfNodes];
+  bool dma_once = false;  // a load or store runs once per core (PartsOf does not apply)
 };
+
+// When a node runs, as Price's busiest-core count distinguishes it (Model::node_role).
+enum NodeRole : uint8_t {
+  kRoleVarying = 0,  // every R iteration of its sweeps (kWhenVarying)
+  kRoleBefore = 1,
+  kRoleAfter = 2,
+  kRoleCombine = 3,
+  kRoleWsStore = 4,
+  kRoleWsLoad = 5,
+};
+
+// Whether CostOfNode prices nodes a and b alike: it reads these fields and the node's block
+// shape, which the same one_mask, split, run, part and esize give.
+inline bool SameCost(const PerfNode& a, const PerfNode& b) {
+  return a.kind == b.kind && a.api == b.api && a.esize == b.esize && a.one_mask == b.one_mask &&
+         a.split == b.split && a.run == b.run && a.part == b.part && a.compact == b.compact &&
+         a.align_elems == b.align_elems && a.doubling == b.doubling && a.gap_bytes == b.gap_bytes &&
+         a.row_stride_mask == b.row_stride_mask && a.row_stride_const == b.row_stride_const;
+}
+
+// A new class for node i (its block shape `shape`).
+inline void MakeClass(const CaseParams& p, const PerfTable& t, int i, const BlockShape& shape,
+                      NodeClass* c) {
+  const PerfNode& n = p.nodes[i];
+  c->shape = shape;
+  c->row_stride = 0;
+  if (n.row_stride_const != 0) {
+    c->row_stride = n.row_stride_const;
+    for (int j = 0; j < p.n_dims && j < kMaxDims; ++j)
+      c->row_stride *= Bit(n.row_stride_mask, j) ? p.dims[j] : 1;
+  }
+  c->gap_bytes = n.gap_bytes;
+  c->node = i;
+  c->kind = n.kind;
+  c->esize = n.esize;
+  c->compact = n.compact;
+  c->align_elems = n.align_elems;
+  c->vec_ok = n.api > kApiNone && n.api < kNumApis;
+  c->copy = n.api == kApiCopy;
+  c->v2 = t.version == 2;
+  c->k = 0;
+  c->b = 0;
+  if (c->vec_ok && c->v2) {
+    c->k = t.micro[n.api].throughput;
+    c->b = t.vec_head + t.micro[n.api].latency;
+  } else if (c->vec_ok) {
+    const Linear& l = t.linear[n.api];
+    c->k = n.esize <= 2 ? l.k16 : l.k32;
+    c->b = n.esize <= 2 ? l.b16 : l.b32;
+  }
+  switch (n.kind) {
+    case kNodeLoad:
+    case kNodeStore:
+      c->op = kOpDma;
+      c->pipe = n.kind == kNodeLoad ? kPipeMte2 : kPipeMte3;
+      break;
+    case kNodeWsLoad:
+    case kNodeWsStore:
+      c->op = kOpOther;
+      c->pipe = n.kind == kNodeWsLoad ? kPipeMte2 : kPipeMte3;
+      break;
+    case kNodeScalar:
+      c->op = kOpScalar;
+      c->pipe = kPipeScalar;
+      break;
+    default:
+      c->op = n.doubling > 0 ? kOpOther : kOpVec;
+      c->pipe = kPipeVec;
+      break;
+  }
+}
+
+// The nodes' classes and the search path's per-node executions.
+inline void PrepareNodes(const CaseParams& p, const PerfTable& t, Model* m) {
+  // A class is looked for among the last kWindow classes, so kernels of many nodes (a concat's
+  // inputs) stay linear; a missed match only prices a class twice.
+  constexpr int kWindow = 16;
+  // Classes mostly share a handful of layouts: each distinct (one_mask, split, run, part) is
+  // shaped once (the first kDistinct of them are looked up).
+  constexpr int kDistinct = 8;
+  int first_of[kDistinct];
+  int n_distinct = 0;
+  m->n_classes = 0;
+  m->dma_once = false;
+  for (int i = 0; i < p.n_nodes && i < kMaxPerfNodes; ++i) {
+    const PerfNode& n = p.nodes[i];
+    int c = m->n_classes - 1;
+    const int stop = m->n_classes > kWindow ? m->n_classes - kWindow : 0;
+    while (c >= stop && !SameCost(p.nodes[m->cls[c].node], n))
+      --c;
+    if (c < stop) {
+      c = m->n_classes++;
+      int d = 0;
+      while (d < n_distinct) {
+        const PerfNode& f = p.nodes[m->cls[first_of[d]].node];
+        if (f.one_mask == n.one_mask && f.split == n.split && f.run == n.run && f.part == n.part &&
+            (n.run != kRunElements || f.esize == n.esize)) {
+          break;
+        }
+        ++d;
+      }
+      if (d < n_distinct) {
+        MakeClass(p, t, i, m->cls[first_of[d]].shape, &m->cls[c]);
+      } else {
+        MakeClass(p, t, i, ShapeOf(p, n.one_mask, n.split, n.run, n.esize, n.part), &m->cls[c]);
+        if (n_distinct < kDistinct) first_of[n_distinct++] = c;
+      }
+    }
+    m->node_class[i] = static_cast<int16_t>(c);
+    m->node_once[i] = n.kind == kNodeScalar || n.once != 0;
+    if (m->node_once[i] && (n.kind == kNodeLoad || n.kind == kNodeStore)) m->dma_once = true;
+    int64_t m_full = 1;
+    if (n.when == kWhenVarying && n.kind != kNodeWsStore && n.kind != kNodeWsLoad) {
+      const int64_t sweeps = n.sweeps > 0 ? n.sweeps : 1;
+      m_full = sweeps * m->loops.r_before;
+      if (n.skip_first != 0) m_full -= sweeps;
+      if (m_full < 0) m_full = 0;
+    }
+    m->node_times[i] = static_cast<double>(m_full);
+    m->node_skip[i] = n.skip_first != 0;
+    m->node_sweeps[i] = n.sweeps > 0 ? n.sweeps : 1;
+    if (n.kind == kNodeWsStore || n.kind == kNodeWsLoad) {
+      m->node_role[i] = n.kind == kNodeWsStore ? kRoleWsStore : kRoleWsLoad;
+    } else {
+      m->node_role[i] = n.when == kWhenBefore    ? kRoleBefore
+                        : n.when == kWhenAfter   ? kRoleAfter
+                        : n.when == kWhenCombine ? kRoleCombine
+                                                 : kRoleVarying;
+    }
+  }
+}
 
 inline void Prepare(const CaseParams& p, const PerfTable& t, Model* m) {
   m->p = &p;
   m->t = &t;
-  // Nodes mostly share a handful of layouts: each distinct (one_mask, split, run) is shaped once.
-  constexpr int kDistinct = 8;
-  int first_of[kDistinct];
-  int n_distinct = 0;
-  for (int i = 0; i < p.n_nodes && i < kMaxPerfNodes; ++i) {
-    const PerfNode& n = p.nodes[i];
-    int64_t stride = 0;
-    if (n.row_stride_const != 0) {
-      stride = n.row_stride_const;
-      for (int j = 0; j < p.n_dims && j < kMaxDims; ++j)
-        stride *= Bit(n.row_stride_mask, j) ? p.dims[j] : 1;
-    }
-    m->row_stride[i] = stride;
-    int d = 0;
-    while (d < n_distinct) {
-      const PerfNode& f = p.nodes[first_of[d]];
-      if (f.one_mask == n.one_mask && f.split == n.split && f.run == n.run && f.part == n.part &&
-          (n.run != kRunElements || f.esize == n.esize)) {
-        break;
-      }
-      ++d;
-    }
-    if (d < n_distinct) {
-      m->node[i] = m->node[first_of[d]];
-      continue;
-    }
-    m->node[i] = ShapeOf(p, n.one_mask, n.split, n.run, n.esize, n.part);
-    if (n_distinct < kDistinct) first_of[n_distinct++] = i;
-  }
   m->n_groups = 0;
   for (int b = 0; b < p.n_buffers && b < kMaxBuffers; ++b) {
     int same = 0;  // an earlier buffer with the same layout
@@ -441,6 +588,7 @@ inline void Prepare(const CaseParams& p, const PerfTable& t, Model* m) {
   for (int j = 0; j < p.tile_dim && j < kMaxDims; ++j)
     (Bit(p.r_mask, j) ? m->loops.r_before : m->loops.a_before) *= p.dims[j];
   m->loops.tile_is_r = Bit(p.r_mask, p.tile_dim);
+  PrepareNodes(p, t, m);
 }
 
 // Pieces: parts along the outermost dim (part_dim 0) are groups of nodes that the outer loop
@@ -556,80 +704,132 @@ inline Rates RatesOf(const PerfTable& t, double block_dim) {
   return Rates{RateOf(t.load, block_dim), RateOf(t.store, block_dim)};
 }
 
-inline NodeCost CostOfNode(const Model& m, int i, int64_t ext, const Rates& rates,
-                           bool counts = true) {
-  const PerfNode& n = m.p->nodes[i];
-  const BlockShape& b = m.node[i];
+// The search prices every node class at every point it visits: the class's cycles are computed
+// inline there (GCC and Clang; other compilers decide for themselves).
+#if defined(__GNUC__)
+#define AF_TILING_HOT inline __attribute__((always_inline))
+#else
+#define AF_TILING_HOT inline
+#endif
+
+// Workspace moves and doubling calls (kOpOther): cycles, bytes and (with `counts`) repeats.
+inline NodeCost OtherClassCost(const Model& m, int c, int64_t ext, const Rates& rates,
+                               bool counts) {
+  const NodeClass& k = m.cls[c];
+  const BlockShape& b = k.shape;
   const PerfTable& t = *m.t;
-  NodeCost c;
-  switch (n.kind) {
-    case kNodeLoad:
-    case kNodeStore: {
-      c.bytes = b.Real(ext) * n.esize;
-      const bool load = n.kind == kNodeLoad;
-      c.pipe = load ? kPipeMte2 : kPipeMte3;
+  const PerfNode& n = m.p->nodes[k.node];
+  NodeCost r{0, 0, 0, k.pipe};
+  if (n.kind == kNodeWsStore || n.kind == kNodeWsLoad) {
+    r.bytes = b.Padded(ext) * n.esize;
+    const bool load = n.kind == kNodeWsLoad;
+    r.cycles = DmaCyclesAt(load ? t.load : t.store, load ? rates.load : rates.store,
+                           static_cast<double>(r.bytes), 1, 0);
+    return r;
+  }
+  // Doubling calls.
+  const int64_t e = b.ExtK(ext) * b.calls_inner;
+  const int64_t len = b.per_split > 0 ? b.per_split : 1;
+  for (int64_t h = n.doubling; h < e; h *= 2) {
+    const int64_t cnt = (h < e - h ? h : e - h) * len;
+    r.cycles += VecCycles(t, n.api, static_cast<double>(cnt), n.esize);
+    if (counts) r.repeats += CeilDiv(cnt * n.esize, 256);
+  }
+  return r;
+}
+
+// A kOpVec class's vector calls and elements per call at extent `ext`.
+AF_TILING_HOT int64_t VecCalls(const NodeClass& k, int64_t ext, int64_t* per_out) {
+  const BlockShape& b = k.shape;
+  int64_t calls = 1;
+  int64_t per = 0;
+  if (b.per_split > 0) {
+    calls = b.ExtK(ext) * b.calls_inner;
+    per = b.per_split;
+  } else {
+    per = k.compact != 0 ? b.Compact(ext) : b.Padded(ext);
+  }
+  if (k.align_elems > 0) per = AlignUp(per, k.align_elems);
+  *per_out = per;
+  return calls;
+}
+
+// The cycles of one execution of a node of class `c` for a block whose tile-dim extent is `ext`;
+// `bytes`: the bytes a load or store moves (else 0).
+AF_TILING_HOT double ClassCycles(const Model& m, int c, int64_t ext, const Rates& rates,
+                                 int64_t* bytes) {
+  const NodeClass& k = m.cls[c];
+  const BlockShape& b = k.shape;
+  *bytes = 0;
+  switch (k.op) {
+    case kOpDma: {
+      const PerfTable& t = *m.t;
+      const int64_t moved = b.Real(ext) * k.esize;
+      *bytes = moved;
+      const bool load = k.kind == kNodeLoad;
       // A compact block is one contiguous run; padded rows are one DataCopyPad with rows.
-      const int64_t rows = n.compact != 0 ? 1 : b.Rows(ext);
-      int64_t gap = n.gap_bytes;
-      if (m.row_stride[i] > 0 && rows > 0) {
+      const int64_t rows = k.compact != 0 ? 1 : b.Rows(ext);
+      int64_t gap = k.gap_bytes;
+      if (k.row_stride > 0 && rows > 0) {
         // Strided rows: the GM gap after each row is the row stride less the row's bytes.
-        gap = m.row_stride[i] * n.esize - c.bytes / rows;
+        gap = k.row_stride * k.esize - moved / rows;
         if (gap < 0) gap = 0;
       }
-      c.cycles = DmaCyclesAt(load ? t.load : t.store, load ? rates.load : rates.store,
-                             static_cast<double>(c.bytes), static_cast<double>(rows),
-                             static_cast<double>(gap));
-      return c;
+      return DmaCyclesAt(load ? t.load : t.store, load ? rates.load : rates.store,
+                         static_cast<double>(moved), static_cast<double>(rows),
+                         static_cast<double>(gap));
     }
-    case kNodeWsStore:
-    case kNodeWsLoad: {
-      c.bytes = b.Padded(ext) * n.esize;
-      const bool load = n.kind == kNodeWsLoad;
-      c.pipe = load ? kPipeMte2 : kPipeMte3;
-      c.cycles = DmaCyclesAt(load ? t.load : t.store, load ? rates.load : rates.store,
-                             static_cast<double>(c.bytes), 1, 0);
-      return c;
-    }
-    case kNodeScalar: {
-      c.pipe = kPipeScalar;
-      c.cycles = static_cast<double>(n.compact != 0 ? b.Compact(ext) : b.Padded(ext));
-      return c;
-    }
-    default: {
-      if (n.doubling > 0) {
-        const int64_t e = b.ExtK(ext) * b.calls_inner;
-        const int64_t len = b.per_split > 0 ? b.per_split : 1;
-        for (int64_t h = n.doubling; h < e; h *= 2) {
-          const int64_t cnt = (h < e - h ? h : e - h) * len;
-          c.cycles += VecCycles(t, n.api, static_cast<double>(cnt), n.esize);
-          if (counts) c.repeats += CeilDiv(cnt * n.esize, 256);
-        }
-        return c;
-      }
-      int64_t calls = 1;
+    case kOpVec: {
       int64_t per = 0;
-      if (b.per_split > 0) {
-        calls = b.ExtK(ext) * b.calls_inner;
-        per = b.per_split;
-      } else {
-        per = n.compact != 0 ? b.Compact(ext) : b.Padded(ext);
+      const int64_t calls = VecCalls(k, ext, &per);
+      // VecCycles with the class's coefficients.
+      double one = 0;
+      if (k.vec_ok && per > 0) {
+        const int64_t repeats = (per * k.esize + 255) / 256;  // whole 256-byte repeats (V2)
+        one =
+            k.v2 ? k.b + k.k * static_cast<double>(repeats) : k.k * static_cast<double>(per) + k.b;
       }
-      if (n.align_elems > 0) per = AlignUp(per, n.align_elems);
-      // UB -> UB DataCopy is not a vector instruction: no repeats, but it takes VEC time.
-      c.repeats = n.api == kApiCopy || !counts ? 0 : calls * CeilDiv(per * n.esize, 256);
-      c.cycles =
-          static_cast<double>(calls) * VecCycles(t, n.api, static_cast<double>(per), n.esize);
-      return c;
+      return static_cast<double>(calls) * one;
+    }
+    case kOpScalar:
+      return static_cast<double>(k.compact != 0 ? b.Compact(ext) : b.Padded(ext));
+    default: {
+      const NodeCost o = OtherClassCost(m, c, ext, rates, false);
+      *bytes = o.bytes;
+      return o.cycles;
     }
   }
+}
+
+// What one execution of a node of class `c` costs for a block whose tile-dim extent is `ext`.
+// `counts`: also the vector repeats (only the totals need them; the cycles are the same).
+inline NodeCost ClassCost(const Model& m, int c, int64_t ext, const Rates& rates,
+                          bool counts = true) {
+  const NodeClass& k = m.cls[c];
+  if (k.op == kOpOther) return OtherClassCost(m, c, ext, rates, counts);
+  NodeCost r{0, 0, 0, k.pipe};
+  r.cycles = ClassCycles(m, c, ext, rates, &r.bytes);
+  if (counts && k.op == kOpVec && !k.copy) {
+    // UB -> UB DataCopy is not a vector instruction: no repeats, but it takes VEC time.
+    int64_t per = 0;
+    const int64_t calls = VecCalls(k, ext, &per);
+    r.repeats = calls * CeilDiv(per * k.esize, 256);
+  }
+  return r;
+}
+
+// What one execution of node i costs (its class's cost).
+inline NodeCost CostOfNode(const Model& m, int i, int64_t ext, const Rates& rates,
+                           bool counts = true) {
+  return ClassCost(m, m.node_class[i], ext, rates, counts);
 }
 
 // The load size the MTE2 pipe head depends on: V1 the whole block a load moves
 // (perf_param_v1.cpp: product of the load's repeats), V2 one row of it (perf_param_v2.cpp: the
 // innermost repeat).
-inline int64_t HeadBlockBytes(const Model& m, int i, int64_t tile, int64_t block_bytes) {
+inline int64_t HeadBlockBytes(const Model& m, int c, int64_t tile, int64_t block_bytes) {
   if (m.t->version != 2) return block_bytes;
-  const int64_t rows = m.node[i].Rows(tile);
+  const int64_t rows = m.cls[c].shape.Rows(tile);
   return rows > 0 ? block_bytes / rows : block_bytes;
 }
 
@@ -643,6 +843,134 @@ struct Accum {
     if (c.pipe == kPipeVec) repeats += c.repeats * count;
   }
 };
+
+// Each node class's cost at the tile extent (`full`) and, when `need_tail`, at the tail extent
+// (else the full one); returns the largest load block (the MTE2 head's size).
+inline int64_t ClassCosts(const Model& m, int64_t tile, int64_t tail_ext, bool need_tail,
+                          const Rates& rates, bool counts, NodeCost* full, NodeCost* tail) {
+  int64_t max_load_bytes = 0;
+  for (int c = 0; c < m.n_classes; ++c) {
+    full[c] = ClassCost(m, c, tile, rates, counts);
+    if (tail != nullptr) tail[c] = need_tail ? ClassCost(m, c, tail_ext, rates, counts) : full[c];
+    if (m.cls[c].kind == kNodeLoad) {
+      const int64_t b = HeadBlockBytes(m, c, tile, full[c].bytes);
+      if (b > max_load_bytes) max_load_bytes = b;
+    }
+  }
+  return max_load_bytes;
+}
+
+// Price's search path (cycles only, the tile dim an A dim, no r_core): every node runs at the
+// full extent, tiles_per_block times its executions per A iteration; each node class is priced
+// once and its nodes add its cycles in node order, so the sums are the per-node loop's, bit for
+// bit. Returns the largest load block.
+inline int64_t PriceSearch(const Model& m, const CaseSolution& s, const Loops& l,
+                           const Rates& rates, double* pipes) {
+  const CaseParams& p = *m.p;
+  double cycles[kMaxPerfNodes];
+  int64_t max_load_bytes = 0;
+  for (int c = 0; c < m.n_classes; ++c) {
+    int64_t bytes = 0;
+    cycles[c] = ClassCycles(m, c, s.tile, rates, &bytes);
+    if (m.cls[c].kind == kNodeLoad) {
+      const int64_t b = HeadBlockBytes(m, c, s.tile, bytes);
+      if (b > max_load_bytes) max_load_bytes = b;
+    }
+  }
+  const auto tpb = static_cast<double>(s.tiles_per_block);
+  const bool pieces = HasPieces(p);
+  for (int i = 0; i < p.n_nodes; ++i) {
+    const int c = m.node_class[i];
+    if (m.node_once[i]) {
+      pipes[m.cls[c].pipe] += cycles[c];
+      continue;
+    }
+    const double share = pieces ? PieceShare(p, l, s.tile, p.nodes[i].part) : 1.0;
+    pipes[m.cls[c].pipe] += cycles[c] * (tpb * m.node_times[i] * share);
+  }
+  return max_load_bytes;
+}
+
+// Price's cycles-only path for the looped templates (R tiles, r_core): the busiest core's
+// cycles per pipe, as the per-node loop of Price computes them (the same operations in the same
+// order), with each class priced once at the full and the tail extent. Returns the largest load
+// block.
+inline int64_t PriceLooped(const Model& m, const CaseSolution& s, const Loops& l,
+                           const Rates& rates, double* pipes) {
+  const CaseParams& p = *m.p;
+  double full[kMaxPerfNodes];
+  double tail[kMaxPerfNodes];
+  int64_t max_load_bytes = 0;
+  const bool need_tail = l.tile_is_r && l.tail != s.tile;
+  for (int c = 0; c < m.n_classes; ++c) {
+    int64_t bytes = 0;
+    int64_t tail_bytes = 0;
+    full[c] = ClassCycles(m, c, s.tile, rates, &bytes);
+    tail[c] = need_tail ? ClassCycles(m, c, l.tail, rates, &tail_bytes) : full[c];
+    if (m.cls[c].kind == kNodeLoad) {
+      const int64_t b = HeadBlockBytes(m, c, s.tile, bytes);
+      if (b > max_load_bytes) max_load_bytes = b;
+    }
+  }
+  if (p.r_core != 0) {
+    // Executions on the busiest core by role (Price's r_core branch).
+    const auto per_core_a = static_cast<double>(CeilDiv(s.outer, s.block_dim));
+    double times[6];
+    times[kRoleWsStore] = 1;
+    times[kRoleWsLoad] = per_core_a * static_cast<double>(s.r_split);
+    times[kRoleBefore] = 1 + per_core_a;
+    times[kRoleAfter] = per_core_a;
+    times[kRoleCombine] = per_core_a * static_cast<double>(s.r_split - 1);
+    const auto varying = static_cast<double>(s.r_per_block);
+    const auto varying_skip = static_cast<double>(s.r_per_block - 1);
+    for (int i = 0; i < p.n_nodes; ++i) {
+      const int c = m.node_class[i];
+      const int role = m.node_role[i];
+      const double x = m.node_once[i]         ? 1
+                       : role != kRoleVarying ? times[role]
+                       : m.node_skip[i]       ? varying_skip
+                                              : varying;
+      pipes[m.cls[c].pipe] += full[c] * x;
+    }
+    return max_load_bytes;
+  }
+  // R tiles without r_core: executions per A iteration at the full and the tail extent.
+  const bool pieces = HasPieces(p);
+  for (int i = 0; i < p.n_nodes; ++i) {
+    const int c = m.node_class[i];
+    const int pipe = m.cls[c].pipe;
+    if (m.node_once[i]) {
+      pipes[pipe] += full[c] * 1;
+      continue;
+    }
+    const int role = m.node_role[i];
+    int64_t m_full = 1;
+    int64_t m_tail = 0;
+    if (role == kRoleVarying) {
+      const int64_t sweeps = m.node_sweeps[i];
+      m_full = sweeps * l.r_before * (l.tile_is_r ? l.tiles - 1 : 1);
+      m_tail = l.tile_is_r ? sweeps * l.r_before : 0;
+      if (m.node_skip[i]) {
+        if (l.tile_is_r && l.tiles == 1) {
+          m_tail -= sweeps;
+        } else {
+          m_full -= sweeps;
+        }
+      }
+    } else if (role == kRoleWsStore || role == kRoleWsLoad) {
+      m_full = s.r_split;
+    } else if (role == kRoleCombine) {
+      m_full = s.r_split - 1;
+    }
+    if (m_full < 0) m_full = 0;
+    if (m_tail < 0) m_tail = 0;
+    const double tpb = static_cast<double>(s.tiles_per_block) *
+                       (pieces ? PieceShare(p, l, s.tile, p.nodes[i].part) : 1.0);
+    pipes[pipe] += full[c] * (tpb * static_cast<double>(m_full));
+    if (m_tail > 0) pipes[pipe] += tail[c] * (tpb * static_cast<double>(m_tail));
+  }
+  return max_load_bytes;
+}
 
 // Prices a solution whose tile, outer, r_iters, tiles_per_block, block_dim (and r_core's split)
 // are set: fills pipes, head, cost and the model totals.
@@ -659,42 +987,25 @@ inline void Price(const Model& m, CaseSolution* s, bool totals) {
   Accum core;   // the busiest core
   Accum total;  // all cores (counts only)
   int64_t max_load_bytes = 0;
-  // The search's common case (cycles only, A tiles, no r_core): every node runs at the full
-  // extent, tiles_per_block times its executions per A iteration. Same arithmetic as below.
-  const bool fast = !totals && p.r_core == 0 && !l.tile_is_r;
-  for (int i = 0; fast && i < p.n_nodes; ++i) {
-    const PerfNode& n = p.nodes[i];
-    const NodeCost full = CostOfNode(m, i, s->tile, rates, false);
-    if (n.kind == kNodeLoad) {
-      const int64_t b = HeadBlockBytes(m, i, s->tile, full.bytes);
-      if (b > max_load_bytes) max_load_bytes = b;
-    }
-    if (n.kind == kNodeScalar || n.once != 0) {
-      core.pipes[full.pipe] += full.cycles * 1;
-      continue;
-    }
-    int64_t m_full = 1;
-    if (n.when == kWhenVarying && n.kind != kNodeWsStore && n.kind != kNodeWsLoad) {
-      const int64_t sweeps = n.sweeps > 0 ? n.sweeps : 1;
-      m_full = sweeps * l.r_before;
-      if (n.skip_first != 0) m_full -= sweeps;
-      if (m_full < 0) m_full = 0;
-    }
-    core.pipes[full.pipe] +=
-        full.cycles * (static_cast<double>(s->tiles_per_block) * static_cast<double>(m_full) *
-                       PieceShare(p, l, s->tile, n.part));
+  // The search's common case (cycles only, A tiles, no r_core): PriceSearch, the same arithmetic
+  // as the loop below.
+  const bool fast = !totals;
+  NodeCost full_of[kMaxPerfNodes];
+  NodeCost tail_of[kMaxPerfNodes];
+  if (fast && p.r_core == 0 && !l.tile_is_r) {
+    max_load_bytes = PriceSearch(m, *s, l, rates, core.pipes);
+  } else if (fast) {
+    max_load_bytes = PriceLooped(m, *s, l, rates, core.pipes);
+  } else {
+    // The tail extent matters for the busiest core only when R tiles are looped over.
+    const bool need_tail = (totals || l.tile_is_r) && l.tail != s->tile;
+    max_load_bytes = ClassCosts(m, s->tile, l.tail, need_tail, rates, totals, full_of, tail_of);
   }
   for (int i = 0; !fast && i < p.n_nodes; ++i) {
     const PerfNode& n = p.nodes[i];
-    const NodeCost full = CostOfNode(m, i, s->tile, rates);
-    // The tail extent matters for the busiest core only when R tiles are looped over.
-    const bool need_tail = (totals || l.tile_is_r) && l.tail != s->tile;
-    const NodeCost tail = need_tail ? CostOfNode(m, i, l.tail, rates) : full;
-    if (n.kind == kNodeLoad) {
-      const int64_t b = HeadBlockBytes(m, i, s->tile, full.bytes);
-      if (b > max_load_bytes) max_load_bytes = b;
-    }
-    if (n.kind == kNodeScalar || n.once != 0) {
+    const NodeCost& full = full_of[m.node_class[i]];
+    const NodeCost& tail = tail_of[m.node_class[i]];
+    if (m.node_once[i]) {
       core.Add(full, 1, 0);
       if (totals) total.Add(full, 0, s->block_dim);  // every core runs it
       continue;
@@ -815,42 +1126,47 @@ inline TileParts PartsOf(const Model& m, int64_t tile) {
   const PerfTable& t = *m.t;
   TileParts r;
   const Loops l = LoopsOf(m, tile);
-  if (p.r_core != 0 || l.tile_is_r) return r;
+  if (p.r_core != 0 || l.tile_is_r || m.dma_once) return r;  // a DMA once per core: not this form
   r.ok = true;
   const Rates unit{DmaRate{1, 1}, DmaRate{1, 1}};
   int64_t max_load_bytes = 0;
-  for (int i = 0; i < p.n_nodes; ++i) {
-    const PerfNode& n = p.nodes[i];
-    const bool dma = n.kind == kNodeLoad || n.kind == kNodeStore;
-    NodeCost c = CostOfNode(m, i, tile, unit, false);
+  // Per node class (see PriceSearch): the cycles at unit rates, and for loads and stores that
+  // move bytes, the bytes (the rate-dependent part) and the rate-free rest.
+  double cycles[kMaxPerfNodes];
+  double rest[kMaxPerfNodes];
+  double bytes[kMaxPerfNodes];
+  bool small[kMaxPerfNodes];
+  for (int c = 0; c < m.n_classes; ++c) {
+    const NodeClass& n = m.cls[c];
+    int64_t moved = 0;
+    cycles[c] = ClassCycles(m, c, tile, unit, &moved);
     if (n.kind == kNodeLoad) {
-      const int64_t b = HeadBlockBytes(m, i, tile, c.bytes);
+      const int64_t b = HeadBlockBytes(m, c, tile, moved);
       if (b > max_load_bytes) max_load_bytes = b;
     }
-    if (n.kind == kNodeScalar || n.once != 0) {
-      if (dma) return TileParts{};  // a DMA once per core: not in this form
-      r.once[c.pipe] += c.cycles;
-      continue;
-    }
-    double bytes = 0;
-    bool small = false;
-    if (dma && c.bytes > 0) {
+    rest[c] = cycles[c];
+    bytes[c] = 0;
+    small[c] = false;
+    if ((n.kind == kNodeLoad || n.kind == kNodeStore) && moved > 0) {
       // At unit rates the cycles are the bytes plus the rate-free rest.
       const Dma& d = n.kind == kNodeLoad ? t.load : t.store;
-      bytes = static_cast<double>(c.bytes);
-      small = bytes < d.small_bytes;
-      c.cycles -= bytes;
+      bytes[c] = static_cast<double>(moved);
+      small[c] = bytes[c] < d.small_bytes;
+      rest[c] -= bytes[c];
     }
-    int64_t m_full = 1;
-    if (n.when == kWhenVarying && n.kind != kNodeWsStore && n.kind != kNodeWsLoad) {
-      const int64_t sweeps = n.sweeps > 0 ? n.sweeps : 1;
-      m_full = sweeps * l.r_before;
-      if (n.skip_first != 0) m_full -= sweeps;
-      if (m_full < 0) m_full = 0;
+  }
+  const bool pieces = HasPieces(p);
+  for (int i = 0; i < p.n_nodes; ++i) {
+    const int c = m.node_class[i];
+    const int pipe = m.cls[c].pipe;
+    if (m.node_once[i]) {
+      r.once[pipe] += cycles[c];
+      continue;
     }
-    const double times = static_cast<double>(m_full) * PieceShare(p, l, tile, n.part);
-    r.per_iter[c.pipe] += c.cycles * times;
-    (small ? r.small_bytes : r.large_bytes)[c.pipe] += bytes * times;
+    const double times = m.node_times[i] * (pieces ? PieceShare(p, l, tile, p.nodes[i].part) : 1.0);
+    r.per_iter[pipe] += rest[c] * times;
+    // Nodes that move no bytes would add 0 here.
+    if (bytes[c] != 0) (small[c] ? r.small_bytes : r.large_bytes)[pipe] += bytes[c] * times;
   }
   r.small_head = static_cast<double>(max_load_bytes) < t.mte2_head_threshold;
   return r;
@@ -1141,7 +1457,7 @@ inline void RefineTile(const Model& m, int64_t cores, int64_t ub_limit, int64_t 
   // The search path prices a tile once for every core count (PartsOf); r_core and R tiles are
   // priced by Evaluate on the full budget and on the best point's core count.
   const bool parts_path = p.r_core == 0 && !m.loops.tile_is_r;
-  auto price = [&](int64_t tile, int64_t* bd_out) -> double {
+  auto price_once = [&](int64_t tile, int64_t* bd_out) -> double {
     if (parts_path) {
       const TileParts parts = PartsOf(m, tile);
       const Loops l = LoopsOf(m, tile);
@@ -1157,6 +1473,30 @@ inline void RefineTile(const Model& m, int64_t cores, int64_t ub_limit, int64_t 
         c = s.cost;
         *bd_out = budgets[b];
       }
+    }
+    return c;
+  };
+  // The rounds' ladders overlap (the count n + 1 of one round is n - 1 of the next): each tile
+  // is priced once (price_once depends on the tile only).
+  constexpr int kMemo = 40;
+  int64_t memo_tile[kMemo];
+  int64_t memo_bd[kMemo];
+  double memo_cost[kMemo];
+  int n_memo = 0;
+  auto price = [&](int64_t tile, int64_t* bd_out) -> double {
+    for (int k = 0; k < n_memo; ++k) {
+      if (memo_tile[k] != tile) continue;
+      if (memo_cost[k] >= 0) *bd_out = memo_bd[k];
+      return memo_cost[k];
+    }
+    int64_t bd = 0;
+    const double c = price_once(tile, &bd);
+    if (c >= 0) *bd_out = bd;
+    if (n_memo < kMemo) {
+      memo_tile[n_memo] = tile;
+      memo_bd[n_memo] = bd;
+      memo_cost[n_memo] = c;
+      ++n_memo;
     }
     return c;
   };
@@ -1194,17 +1534,18 @@ inline void RefineTile(const Model& m, int64_t cores, int64_t ub_limit, int64_t 
                                2 * n, tpb * cores / a, (tpb + 1) * cores / a};
     for (const int64_t c : counts)
       add(c >= 1 ? fit(CeilDiv(d, c)) : 0);
-    for (int i = 0; i < p.n_nodes && nc < kMaxCand; ++i) {
-      const PerfNode& nd = p.nodes[i];
-      if ((nd.kind != kNodeLoad && nd.kind != kNodeStore) || m.node[i].tile_one) continue;
-      const int64_t unit = m.node[i].Real(1) * nd.esize;  // block bytes per tile element
+    // Per node class (in node order: the nodes of a class add the same candidates).
+    for (int c = 0; c < m.n_classes && nc < kMaxCand; ++c) {
+      const NodeClass& nd = m.cls[c];
+      if (nd.op != kOpDma || nd.shape.tile_one) continue;
+      const int64_t unit = nd.shape.Real(1) * nd.esize;  // block bytes per tile element
       if (unit <= 0) continue;
       const Dma& dma = nd.kind == kNodeLoad ? t.load : t.store;
       const auto small = static_cast<int64_t>(dma.small_bytes);
       if (unit * t0 < small) add(fit(CeilDiv(small, unit)));
-      if (m.row_stride[i] > 0 && m.node[i].tile_run) {
+      if (nd.row_stride > 0 && nd.shape.tile_run) {
         // The row runs along the tile dim: gap = stride - tile x esize.
-        const int64_t gap = m.row_stride[i] * nd.esize - t0 * nd.esize;
+        const int64_t gap = nd.row_stride * nd.esize - t0 * nd.esize;
         const int64_t g = gap > 0 ? gap % 256 : 0;
         if (g > 0 && g % nd.esize == 0) {
           add(fit(t0 + g / nd.esize));
@@ -1326,9 +1667,9 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
   // tile dim innermost, the largest tile whose rows stay below it is a candidate on all cores.
   if (m.t->version == 2 && p.tile_dim == p.n_dims - 1) {
     int64_t es = 0;
-    for (int i = 0; i < p.n_nodes; ++i) {
-      if (p.nodes[i].kind == kNodeLoad && !m.node[i].tile_one && p.nodes[i].esize > es)
-        es = p.nodes[i].esize;
+    for (int c = 0; c < m.n_classes; ++c) {
+      if (m.cls[c].kind == kNodeLoad && !m.cls[c].shape.tile_one && m.cls[c].esize > es)
+        es = m.cls[c].esize;
     }
     const auto limit = static_cast<int64_t>(m.t->mte2_head_threshold);
     const int64_t step = TileStep(p);
