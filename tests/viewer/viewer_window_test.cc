@@ -288,13 +288,14 @@ TEST_F(WindowTest, AttFlagsRoundTripThroughTheForm) {
              {"att_enable_multicore_ub_tradeoff", "true"},
              {"att_accuracy_level", "0"},
              {"autofuse_enable_tiling_cache", "true"},
+             {"autofuse_enable_pgo", "true"},
              {"force_schedule_result", "0"}};
   ASSERT_TRUE(OpenAndWait(w(), SamplePath(), r));
   ASSERT_TRUE(w()->runs()->run(0)->ok()) << w()->runs()->run(0)->error.toStdString();
   EXPECT_EQ(w()->runs()->run(0)->kernel(0)->tiling().solver(), "HighPerf");
   FlagsPanel* form = w()->flags();
   // Each form flag of the flag table is in its row, and only there.
-  ASSERT_EQ(FlagsPanel::FormFlags().size(), 6u);
+  ASSERT_EQ(FlagsPanel::FormFlags().size(), 7u);
   for (const auto& key : FlagsPanel::FormFlags()) {
     ASSERT_NE(pipeline::FindFlag(key), nullptr) << key;
     EXPECT_TRUE(pipeline::FindFlag(key)->form) << key;
