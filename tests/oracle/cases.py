@@ -154,6 +154,11 @@ def permute_add(x, y):
     return x.permute(0, 2, 1) + y
 
 
+def transposed_output(t, s):  # MNIST backward's log_softmax grad: x and x.T both returned
+    sub = t - torch.exp(s) * t.sum(1, keepdim=True)
+    return sub, sub.permute(1, 0), sub.sum(0, keepdim=True).view(-1)
+
+
 def cat_heads(h0, h1, h2, h3, b):
     return torch.cat([h0, h1 * 2.0, h2, h3], -1) + b
 
@@ -303,6 +308,7 @@ CASES = {
     "math_activations": (math_activations, lambda: [randn(13, 97), torch.rand(13, 97) < 0.5]),
     "math_bitwise": (math_bitwise, lambda: [torch.randint(-1000, 1000, (11, 37), dtype=torch.int32),
                                             torch.randint(-1000, 1000, (11, 37), dtype=torch.int32)]),
+    "transposed_output": (transposed_output, lambda: [randn(37, 13), randn(37, 13)]),
 }
 
 # `afc run --flags` per case (default: none). The *_fused cases enable the data-movement passes
@@ -345,4 +351,5 @@ EXPECT_FUSED = {
     "math_predicates": ["isnan", "isinf", "where", "scalar_tensor", "bitwise_or"],
     "math_activations": ["leaky_relu", "gelu", "clamp", "masked_fill"],
     "math_bitwise": ["bitwise_and", "bitwise_or", "bitwise_xor"],
+    "transposed_output": ["exp", "sub"],  # fused; the transposed store is refused, not wrong
 }

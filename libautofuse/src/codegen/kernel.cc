@@ -916,12 +916,27 @@ class KernelWriter {
     Line("}");
   }
 
+  // The copies below write (or read) each row of the innermost dim as one contiguous GM run; a
+  // tensor whose innermost dim has another GM stride must not reach them (the schedule refuses
+  // such a store, STORE_STRIDED_UNSUPPORTED, and gathers such a load, STRIDED_LOAD_GATHER). A
+  // second guard here, so that no later path writes it wrongly.
+  void CheckRowsContiguous(const Node& n, bool to_ub) const {
+    const ir::Tensor& t = n.outputs.at(0);
+    if (t.strides.empty() || t.repeats.empty()) return;
+    if (t.repeats.back() == Expr(1) || t.strides.back() == Expr(1)) return;
+    throw CodegenError(to_ub ? "STRIDED_LOAD_UNPLANNED" : "STORE_STRIDED_UNSUPPORTED",
+                       std::string(to_ub ? "load '" : "store '") + SafeComment(n.name) +
+                           "' has GM stride " + SafeComment(t.strides.back().ToString()) +
+                           " on its innermost dimension; the row copy writes contiguous rows");
+  }
+
   // Emits the row copies between GM and UB for a tensor's vectorised block. `to_ub` chooses the
   // direction. Outer vectorised dims become loops; the last two dims become one DataCopyPad per
   // chunk of at most 4095 rows.
   void EmitCopy(const Node& n, const std::string& gm, const std::string& ub, bool to_ub,
                 const std::string& ty) {
     const ir::Tensor& t = n.outputs.at(0);
+    CheckRowsContiguous(n, to_ub);
     if (IsCompact(t)) {
       // The tile is contiguous in GM and compact in UB: one copy of all its elements.
       Line("{");

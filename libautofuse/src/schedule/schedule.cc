@@ -18,13 +18,32 @@ namespace {
 
 using ir::Graph;
 
+// The codegen writes a store's block as rows of the innermost dim, contiguous in GM, one row per
+// coordinate of the other dims at their own strides (codegen EmitCopy). A store whose innermost
+// dim has a GM stride other than 1 (a transposed output such as permute(x, [1, 0]) stored in its
+// own layout) would be written as if contiguous: a silent wrong result. It is refused instead; a
+// framework group falls back, a hint graph is a bad input (afc exit 2).
+void CheckStoreLayout(const ir::Node& n) {
+  if (n.type != "Store" || n.outputs.empty()) return;
+  const ir::Tensor& t = n.outputs[0];
+  if (t.strides.empty() || t.strides.size() != t.repeats.size()) return;
+  if (t.repeats.back() == sym::Expr(1) || t.strides.back() == sym::Expr(1)) return;
+  throw ScheduleError("STORE_STRIDED_UNSUPPORTED",
+                      "store '" + n.name + "' writes its innermost dimension with GM stride " +
+                          t.strides.back().ToString() +
+                          "; stores write contiguous rows of the innermost dimension only (a "
+                          "transposed output is not supported)");
+}
+
 // Refuses normalised graphs the steps below cannot take: no Output, strided loads of elements
-// Gather cannot move, more than 31 loop axes (dim masks are 32-bit), Gathers with reductions.
+// Gather cannot move, stores the codegen cannot write as laid out, more than 31 loop axes (dim
+// masks are 32-bit), Gathers with reductions.
 void CheckGraph(const ScheduleResult& r) {
   const Graph& g = r.graph;
   bool has_output = false;
   for (const auto& n : g.nodes) {
     has_output = has_output || n.type == "Output";
+    CheckStoreLayout(n);
     if (IsStridedLoad(n)) {
       // The Gather that puts a strided block into loop order moves 2- or 4-byte elements.
       const int e = ir::DTypeBytes(n.outputs.at(0).dtype);
