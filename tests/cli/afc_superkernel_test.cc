@@ -179,17 +179,15 @@ TEST(AfcSuperkernel, PlansOnTheRealMnistAndVitDumps) {
       "run_2025_01_18_22_34_03_011403-pid_20001/torchinductor/";
   const std::string fb = "SUPERKERNEL_FALLBACK_BETWEEN";
   const std::vector<RealPlan> want = {
-      {mnist + "model__0_backward_3.1",
-       1,
-       2,
-       6,
-       {{"SUPERKERNEL_JOINED", 1}, {fb, 4}, {"SUPERKERNEL_HARD_SYNC", 1}}},
+      // The backward graphs' transposed output is not fused (STORE_STRIDED_UNSUPPORTED): one more
+      // kernel, and the fallback between it and the rest.
+      {mnist + "model__0_backward_3.1", 1, 2, 7, {{"SUPERKERNEL_JOINED", 1}, {fb, 6}}},
       {mnist + "model__0_forward_1.0",
        0,
        0,
        5,
        {{fb, 3}, {"SUPERKERNEL_VIEW_ALIASED", 1}, {"SUPERKERNEL_VIEW_COPIES", 1}}},
-      {mnist + "model__1_backward_6.3", 1, 2, 6, {{"SUPERKERNEL_JOINED", 1}, {fb, 5}}},
+      {mnist + "model__1_backward_6.3", 1, 2, 7, {{"SUPERKERNEL_JOINED", 1}, {fb, 6}}},
       {mnist + "model__1_forward_5.2",
        0,
        0,
