@@ -10,6 +10,7 @@
 
 #include "autofuse/ir/proto_io.h"
 #include "autofuse/ir/text.h"
+#include "autofuse/pipeline/superkernel_report.h"
 #include "autofuse/support/error.h"
 #include "autofuse/support/file_write.h"
 #include "report.pb.h"
@@ -327,6 +328,7 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
         n.set_fallback_code(it->second);
     }
   }
+  if (options.superkernel) FillSuperKernelReport(r, options, out->mutable_superkernel());
 }
 
 std::string ReportToJson(const report::CompileReport& rep) {
