@@ -613,11 +613,13 @@ void CostTab::fillPgo(const RunPtr& run, int kernel) {
   x->setTitleText(tr("block_dim (cores used)"));
   x->setRange(0, xmax * 1.1);
   x->setLabelFormat(QStringLiteral("%.0f"));
+  x->applyNiceNumbers();
   chart->addAxis(x, Qt::AlignBottom);
   auto* y = new QValueAxis;
-  y->setTitleText(tr("modelled cycles"));
+  y->setTitleText(tr("cycles"));
   y->setRange(0, ymax * 1.15);
   y->setLabelFormat(QStringLiteral("%.0f"));
+  y->applyNiceNumbers();
   chart->addAxis(y, Qt::AlignLeft);
   for (const Style& st : styles) {
     auto* series = new QScatterSeries;

@@ -195,7 +195,7 @@ void TimelineTab::rebuild() {
   const double width = std::max(160.0, drawn_width_ - 2 * kLeft - 8);
   const double total = std::max(sk.separate_us(), 1e-9);
   px_per_us_ = width / total;
-  drawLanes(kLeft, width);
+  drawLanes(kLeft);
   drawAxis(kLeft, kAxisY, total);
   scene_->setSceneRect(scene_->itemsBoundingRect().adjusted(-4, -4, 4, 4));
   fillSummary();
@@ -223,8 +223,7 @@ void TimelineTab::addKernelBox(int lane, int member, double x, double y, double 
   boxes_.push_back({lane, member, kernel, box});
 }
 
-void TimelineTab::drawLanes(double x0, double width) {
-  (void)width;
+void TimelineTab::drawLanes(double x0) {
   const report::SuperKernelReport& sk = run_->report->superkernel();
   const double launch = sk.model().launch_us() * px_per_us_;
   const double sync = sk.model().sync_us() * px_per_us_;

@@ -61,7 +61,7 @@ class TimelineTab : public InspectorTab {
   };
 
   void rebuild();
-  void drawLanes(double x0, double width);
+  void drawLanes(double x0);
   void drawAxis(double x0, double y, double total_us);
   void addKernelBox(int lane, int member, double x, double y, double w);
   void highlight();
