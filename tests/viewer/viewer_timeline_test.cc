@@ -11,6 +11,7 @@
 #include <QTest>
 #include <cmath>
 
+#include "app_options.h"
 #include "cost_tab.h"
 #include "flags_panel.h"
 #include "kernel_inspector.h"
@@ -159,6 +160,18 @@ TEST_F(WindowTest, CostTabShowsThePgoSearchPoints) {
   EXPECT_EQ(cost->pgoPointCount(), 0);
   EXPECT_TRUE(cost->pgoText().isEmpty());
   EXPECT_FALSE(chart->isVisibleTo(cost));
+}
+
+TEST(CommandLine, SuperkernelAndTheTimelineTab) {
+  AppOptions o;
+  QString msg;
+  ASSERT_EQ(ParseAppOptions({"afviewer", "--superkernel", "--tab", "Timeline", "in.py"}, &o, &msg),
+            ParseOutcome::kRun)
+      << msg.toStdString();
+  EXPECT_TRUE(o.request.superkernel);
+  EXPECT_EQ(o.tab, "timeline");
+  ASSERT_EQ(ParseAppOptions({"afviewer", "in.py"}, &o, &msg), ParseOutcome::kRun);
+  EXPECT_FALSE(o.request.superkernel);
 }
 
 }  // namespace
