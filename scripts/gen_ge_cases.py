@@ -16,6 +16,10 @@ Networks:
                                (ConcatV2), MatMulV2 + bias, Relu, ReduceMeanD, a scalar Mul, Sigmoid
   norm_softmax                 LayerNorm (Const gamma/beta), SoftmaxV2, TransposeD, SplitD, Exp,
                                ConcatD, RealDiv, Sub
+  super_kernel_scopes          torchair.scope.super_kernel regions as GE writes them
+                               (`_super_kernel_scope` / `_super_kernel_options` on each op):
+                               Exp and Neg in scope "sk1", Abs + Relu and Sigmoid in "sk2",
+                               a Tanh outside every scope
 """
 import os
 import sys
@@ -261,7 +265,30 @@ def norm_softmax(rng):
     return g, {"x": xv}, [out, mean.astype(np.float32)]
 
 
-NETWORKS = {f.__name__: f for f in (cast_abs_cast_add_relu_cast, rec_mlp, norm_softmax)}
+def super_kernel_scopes(rng):
+    shape = (40, 33)
+    g = GeGraph("super_kernel_scopes")
+    x, y, z, w, v = (g.data(n, "float32", shape) for n in ("x", "y", "z", "w", "v"))
+    f32 = [("float32", shape)]
+
+    def scope(name):
+        return {"_super_kernel_scope": ("s", name), "_super_kernel_options": ("s", "")}
+
+    e = g.op("Exp", "sk1/Exp", [x], f32, **scope("sk1"))
+    n = g.op("Neg", "sk1/Neg", [y], f32, **scope("sk1"))
+    a = g.op("Abs", "sk2/Abs", [z], f32, **scope("sk2"))
+    r = g.op("Relu", "sk2/Relu", [a], f32, **scope("sk2"))
+    s = g.op("Sigmoid", "sk2/Sigmoid", [w], f32, **scope("sk2"))
+    t = g.op("Tanh", "Tanh", [v], f32)
+    g.output([e, n, r, s, t])
+    vals = {k: rng.uniform(-2, 2, shape).astype(np.float32) for k in "xyzwv"}
+    outs = [np.exp(vals["x"]), -vals["y"], np.maximum(np.abs(vals["z"]), 0),
+            1 / (1 + np.exp(-vals["w"])), np.tanh(vals["v"])]
+    return g, vals, [o.astype(np.float32) for o in outs]
+
+
+NETWORKS = {f.__name__: f for f in (cast_abs_cast_add_relu_cast, rec_mlp, norm_softmax,
+                                    super_kernel_scopes)}
 
 
 def write_cases(which, outdir, seed=0):

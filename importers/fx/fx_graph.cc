@@ -16,6 +16,7 @@
 #include "../common/bracket_scan.h"
 #include "autofuse/model/dtype_code.h"
 #include "autofuse/model/infer.h"
+#include "autofuse/model/scope_markers.h"
 #include "autofuse/support/error.h"
 #include "autofuse/support/strings.h"
 #include "fx_annotation.h"
@@ -112,6 +113,7 @@ class FxReader {
     ReadBody(def, body);
     BuildGraph();
     ApplyRunnableInfo();
+    model::ApplyScopeMarkers(g_);
     model::InferTypes(g_);
     return std::move(g_);
   }

@@ -138,10 +138,16 @@ class GeLowerer {
         if (e.index >= 0) mg().outputs.push_back(ValueArg(e));
       return;
     }
+    const std::size_t first = mg().nodes.size();
     try {
       Lower(n);
     } catch (const Refuse& r) {
       Opaque(n, r);
+    }
+    // torchair.scope.super_kernel marks every op inside it (model/scope_markers.h).
+    if (const std::string* scope = Attr(n, "_super_kernel_scope")) {
+      for (std::size_t k = first; k < mg().nodes.size(); ++k)
+        mg().nodes[k].super_kernel_scope = *scope;
     }
   }
 

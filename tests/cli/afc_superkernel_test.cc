@@ -295,4 +295,38 @@ TEST(AfcSuperkernel, CompileWritesTheEstimateIntoTheReport) {
   EXPECT_EQ(ur["kernels"].size(), 3u);
 }
 
+// torchair.scope.super_kernel marks in the input turn super kernels on without --superkernel and
+// bound them: only kernels of one scope join (FX marker calls here; GE attributes below).
+TEST(AfcSuperkernel, ScopesMarkedInAnFxGraphBoundTheSuperKernels) {
+  const Result r = Afc("run " + Fixture("scopes.fx_graph.py") + " --bind s0=77");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("the input marks super-kernel scopes 'sk1'"));
+  EXPECT_THAT(r.out, HasSubstr("[SUPERKERNEL_JOINED]: 2 kernels (autofused_exp_"));
+  // neg is in the scope, relu (fused with it) is not.
+  EXPECT_THAT(r.out, HasSubstr("[SUPERKERNEL_SCOPE_MIXED]: kernel autofused_neg_relu_"));
+  EXPECT_THAT(r.out, HasSubstr("[SUPERKERNEL_OUTSIDE_SCOPE]: kernel autofused_tanh_"));
+  EXPECT_THAT(r.out, HasSubstr("1 super kernel(s), 3 kernel launches instead of 4"));
+  EXPECT_THAT(r.out, HasSubstr("PASS super kernels = separate kernels on 2 values"));
+}
+
+TEST(AfcSuperkernel, ScopesMarkedInAGeDumpAgainstItsExpectedArrays) {
+  const std::string dir = "tests/fixtures/ge/cases/super_kernel_scopes/";
+  for (const char* file :
+       {"ge_onnx_super_kernel_scopes.pbtxt", "ge_proto_super_kernel_scopes.txt"}) {
+    SCOPED_TRACE(file);
+    const Result r = Afc("run " + Src(dir + file));
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("the input marks super-kernel scopes 'sk1', 'sk2'"));
+    EXPECT_THAT(r.out, HasSubstr("[SUPERKERNEL_SCOPE_BOUNDARY]: super-kernel scope 'sk1' ends"));
+    EXPECT_THAT(r.out, HasSubstr("[SUPERKERNEL_OUTSIDE_SCOPE]: kernel autofused_tanh_"));
+    EXPECT_THAT(r.out, HasSubstr("2 super kernel(s), 3 kernel launches instead of 5; "
+                                 "5 kernel-written values compared, 0 differ"));
+    EXPECT_THAT(r.out, HasSubstr("PASS out0 (sk1/Exp)"));
+  }
+  const Result e = Afc("estimate " + Src(dir + "ge_onnx_super_kernel_scopes.pbtxt"));
+  ASSERT_EQ(e.code, 0) << e.err;
+  EXPECT_THAT(e.out, HasSubstr("super kernel 1 (2 kernels, 0 SyncAll, 1 independent)"));
+  EXPECT_THAT(e.out, HasSubstr("(5 launches), super kernels "));
+}
+
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "autofuse/inputs/grouping_summary.h"
 #include "autofuse/inputs/registry.h"
+#include "autofuse/model/scope_markers.h"
 #include "autofuse/pipeline/estimate.h"
 #include "autofuse/pipeline/run_case.h"
 #include "autofuse/pipeline/superkernel.h"
@@ -92,8 +93,19 @@ void PrintSuperRun(const pipeline::CaseRun& res, unsigned long long seed) {
     if (!c.ok) std::cout << "  super run " << c.name << ": " << c.message << "\n";
 }
 
-int RunEstimateSuper(const EstimateOptions& opts, pipeline::Options o) {
-  pipeline::Input in = inputs::Import(opts.common.input);
+// The super-kernel scopes the input marks (model/scope_markers.h), as one line for the output;
+// empty when it marks none. Marked scopes turn super kernels on without --superkernel.
+std::string MarkedScopesLine(const pipeline::Input& in) {
+  if (!in.model) return "";
+  std::string names;
+  for (const auto& s : model::SuperKernelScopes(*in.model))
+    names += (names.empty() ? "'" : ", '") + s + "'";
+  if (names.empty()) return "";
+  return "superkernel: the input marks super-kernel scopes " + names +
+         " (torchair.scope.super_kernel): only kernels of one scope join\n";
+}
+
+int RunEstimateSuper(const EstimateOptions& opts, pipeline::Options o, pipeline::Input in) {
   if (!in.model) {
     throw InputError({opts.common.input, 0, 0},
                      "--superkernel needs a model graph: the kernels' order and data flow come "
@@ -103,6 +115,7 @@ int RunEstimateSuper(const EstimateOptions& opts, pipeline::Options o) {
     o.bindings.emplace(k, v);
   in.path = opts.common.input;
   o.build = false;
+  const std::string marked = MarkedScopesLine(in);
   const pipeline::CompileResult r = pipeline::Compile(std::move(in), o);
   const pipeline::SuperEstimate e = pipeline::EstimateSuper(r, o);
   if (!opts.trace.empty()) {
@@ -114,6 +127,7 @@ int RunEstimateSuper(const EstimateOptions& opts, pipeline::Options o) {
     std::cout << pipeline::SuperEstimateJson(e);
     return 0;
   }
+  std::cout << marked;
   for (const auto& d : e.decisions)
     std::printf("superkernel [%s]: %s\n", d.code.c_str(), d.message.c_str());
   for (std::size_t s = 0; s < e.segments.size(); ++s) {
@@ -198,9 +212,11 @@ int RunRunGraph(const RunCmdOptions& opts, const pipeline::Options& o, const pip
   std::optional<double> rtol;
   if (opts.atol >= 0) atol = opts.atol;
   if (opts.rtol >= 0) rtol = opts.rtol;
+  const std::string marked = MarkedScopesLine(in);
   const auto res = pipeline::RunCase(in, o, atol, rtol, {opts.inputs, opts.expect},
-                                     {opts.superkernel, opts.seed});
+                                     {opts.superkernel || !marked.empty(), opts.seed});
   PrintFusion(res.compiled);
+  std::cout << marked;
   for (const auto& line : res.log)
     std::cout << "  " << line << "\n";
   if (res.super_plan) PrintSuperRun(res, opts.seed);
@@ -228,7 +244,9 @@ int RunEstimate(const EstimateOptions& opts) {
   (void)hw::GetProfile(o.soc);
   ReadFlags(opts.common, &o.flags);  // as compile/run
   pipeline::ParseBindings(opts.common.bind, &o.bindings);
-  if (opts.superkernel) return RunEstimateSuper(opts, o);
+  if (opts.superkernel) return RunEstimateSuper(opts, o, inputs::Import(opts.common.input));
+  if (pipeline::Input in = inputs::Import(opts.common.input); !MarkedScopesLine(in).empty())
+    return RunEstimateSuper(opts, o, std::move(in));
   if (!opts.trace.empty()) throw InputError({}, "--trace goes with --superkernel");
   const pipeline::GraphEstimate e = inputs::Estimate(opts.common.input, o);
   if (opts.common.json) {

@@ -139,7 +139,9 @@ std::string DumpText(const Graph& g, const DumpOptions& opts) {
       first = false;
     }
     call += ")";
-    const std::string where = opts.file_and_line ? "  line " + std::to_string(n.line) : "";
+    std::string where = opts.file_and_line ? "  line " + std::to_string(n.line) : "";
+    if (n.super_kernel_scope)
+      where += "  super_kernel_scope=" + FormatArg(g, Arg::String(*n.super_kernel_scope));
     out += "  %" + std::to_string(n.id) + " ";
     if (!n.multi_output && n.outputs.size() == 1) {
       const Value& v = g.value(n.outputs[0]);

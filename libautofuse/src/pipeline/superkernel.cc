@@ -20,7 +20,11 @@ std::string KernelLabel(const Kernel& k) {
 // Walks the execution order, closing a segment wherever a unit cannot join it.
 class Planner {
  public:
-  Planner(const CompileResult& r, const Options& o, SuperPlan& p) : r_(r), o_(o), p_(p) {}
+  Planner(const CompileResult& r, const Options& o, SuperPlan& p) : r_(r), o_(o), p_(p) {
+    marked_ = std::ranges::any_of(r_.front_end->graph.nodes, [](const model::Node& n) {
+      return n.super_kernel_scope.has_value();
+    });
+  }
 
   void Run() {
     for (std::size_t i = 0; i < p_.order.size(); ++i) {
@@ -36,6 +40,7 @@ class Planner {
         continue;
       }
       const Kernel& k = r_.kernels[static_cast<std::size_t>(u.kernel)];
+      if (marked_ && !InScope(u, k)) continue;
       if (const std::string code =
               codegen::SuperMemberRefusal(k.hint, k.schedule, k.tiling ? k.tiling->chosen : -1);
           !code.empty()) {
@@ -56,6 +61,46 @@ class Planner {
   }
 
  private:
+  // With scopes marked in the input, a kernel joins only kernels of its own scope: false (and a
+  // decision) when it runs alone; a scope change ends the open segment.
+  bool InScope(const Unit& u, const Kernel& k) {
+    std::set<std::string> scopes;
+    bool unmarked = false;
+    for (const int id : r_.front_end->fusion.kernels[static_cast<std::size_t>(u.kernel)].nodes) {
+      const auto& sc = r_.front_end->graph.node(id).super_kernel_scope;
+      if (sc && !sc->empty()) {
+        scopes.insert(*sc);
+      } else {
+        unmarked = true;
+      }
+    }
+    std::string code;
+    std::string why;
+    if (scopes.size() > 1 || (unmarked && !scopes.empty())) {
+      code = "SUPERKERNEL_SCOPE_MIXED";
+      why = "its ops lie in different super-kernel scopes (or partly outside them)";
+    } else if (scopes.empty()) {
+      code = "SUPERKERNEL_OUTSIDE_SCOPE";
+      why = "the input marks super-kernel scopes and its ops are in none";
+    }
+    if (!code.empty()) {
+      if (!open_.empty()) {
+        Close(code,
+              "super-kernel scope '" + open_scope_ + "' ends before kernel " + KernelLabel(k));
+      }
+      p_.decisions.push_back({code, "kernel " + KernelLabel(k) + " runs alone: " + why});
+      return false;
+    }
+    const std::string& scope = *scopes.begin();
+    if (!open_.empty() && scope != open_scope_) {
+      Close("SUPERKERNEL_SCOPE_BOUNDARY", "super-kernel scope '" + open_scope_ +
+                                              "' ends: the next kernel, " + KernelLabel(k) +
+                                              ", is in scope '" + scope + "'");
+    }
+    open_scope_ = scope;
+    return true;
+  }
+
   // A unit that is not ours: a view that moves no data aliases its input (the segment goes on),
   // anything else ends the open segment.
   void OpBetween(const Unit& u) {
@@ -183,6 +228,8 @@ class Planner {
   const Options& o_;
   SuperPlan& p_;
   std::vector<int> open_;
+  bool marked_ = false;     // the input marks super-kernel scopes (model/scope_markers.h)
+  std::string open_scope_;  // the scope of the open segment's kernels, when marked_
   std::map<int, interp::TensorSpec> written_;
   std::map<int, int> alias_;  // the result of an aliasing view -> the buffer value it reads
 };

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,6 +47,10 @@ struct Node {
   std::vector<std::string> provenance;  // the source comments (`# File: ...`) before it
   int line = 0;                         // 1-based line in the input; 0 = not from a file
   InferState infer = InferState::kNotRun;
+  // The SuperKernel scope the input puts the node in (scope_markers.h): GE's
+  // `_super_kernel_scope` attribute, or torchair's scope markers in an FX graph. Unset: no
+  // marker; "" : a scope that turns super kernels off (torchair's super_kernel(None)).
+  std::optional<std::string> super_kernel_scope;
 
   // The keyword argument `key`, or null.
   const Arg* Kwarg(std::string_view key) const;

@@ -11,7 +11,9 @@
 // ends it too (SUPERKERNEL_HARD_SYNC: its template synchronises all cores itself;
 // SUPERKERNEL_DTYPE: it reads a buffer another member wrote in another dtype, a conversion only the
 // separate run makes). A segment of two or more kernels becomes a super kernel; SyncAll() goes
-// before a member that reads what an earlier member wrote since the last barrier.
+// before a member that reads what an earlier member wrote since the last barrier. When the input
+// marks super-kernel scopes (model/scope_markers.h), only kernels of one scope join
+// (SUPERKERNEL_SCOPE_BOUNDARY, SUPERKERNEL_OUTSIDE_SCOPE, SUPERKERNEL_SCOPE_MIXED).
 #pragma once
 
 #include <map>
