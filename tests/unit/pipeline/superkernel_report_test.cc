@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "autofuse/inputs/registry.h"
 #include "autofuse/pipeline/report.h"
@@ -135,6 +136,27 @@ TEST(SuperKernelReport, OnlyWhenAskedAndOnlyForModelGraphs) {
   inputs::FillReport(hr, h, &rep);
   EXPECT_EQ(rep.superkernel().code(), kSuperNotModelGraph);
   EXPECT_EQ(rep.kernels_size(), 1);
+}
+
+TEST(SuperKernelReport, ScopesMarkedInTheInputFillItWithoutTheOption) {
+  // exp and sin in scope sk1 join; neg+relu is half in it, tanh outside.
+  Options o;
+  o.build = false;
+  o.bindings["s0"] = 77;
+  const CompileResult r = inputs::CompileFile(Fixture("scopes.fx_graph.py"), o);
+  report::CompileReport rep;
+  inputs::FillReport(r, o, &rep);
+  ASSERT_TRUE(rep.has_superkernel());
+  const report::SuperKernelReport& sk = rep.superkernel();
+  ASSERT_EQ(sk.code(), kSuperEstimated) << sk.message();
+  EXPECT_EQ(sk.segments_size(), 1);
+  EXPECT_EQ(sk.separate_launches(), 4);
+  EXPECT_EQ(sk.super_launches(), 3);
+  std::vector<std::string> codes;
+  for (const auto& d : sk.decisions())
+    codes.push_back(d.code());
+  EXPECT_THAT(codes, ::testing::Contains("SUPERKERNEL_OUTSIDE_SCOPE"));
+  EXPECT_THAT(codes, ::testing::Contains("SUPERKERNEL_SCOPE_MIXED"));
 }
 
 }  // namespace
