@@ -29,6 +29,9 @@ ParseOutcome ParseAppOptions(const QStringList& args, AppOptions* out, QString* 
                                QStringLiteral("NAME"), QStringLiteral("ascend910b"));
   const QCommandLineOption build(QStringLiteral("build"),
                                  QStringLiteral("Also build the kernels with the host compiler."));
+  const QCommandLineOption superkernel(
+      QStringLiteral("superkernel"),
+      QStringLiteral("Model graphs: also estimate super kernels (the Timeline tab)."));
   const QCommandLineOption shot(QStringLiteral("screenshot"),
                                 QStringLiteral("Render the window to FILE (PNG) and exit."),
                                 QStringLiteral("FILE"));
@@ -69,8 +72,8 @@ ParseOutcome ParseAppOptions(const QStringList& args, AppOptions* out, QString* 
       QStringLiteral("Model graph of a torch_compile_debug run to draw: its folder name (e.g. "
                      "model__0_forward_1.0) or index."),
       QStringLiteral("MODEL"));
-  p.addOptions({help, version, bind, flags, soc, build, shot, select, tcase, tab, graph, node,
-                scale, timings, layout, grouping, model});
+  p.addOptions({help, version, bind, flags, soc, build, superkernel, shot, select, tcase, tab,
+                graph, node, scale, timings, layout, grouping, model});
   p.addPositionalArgument(QStringLiteral("INPUT"),
                           QStringLiteral("Graph file (AscGraphDef text, GE graph text, readable "
                                          "text) or report.json."),
@@ -91,6 +94,7 @@ ParseOutcome ParseAppOptions(const QStringList& args, AppOptions* out, QString* 
   o.inputs = p.positionalArguments();
   o.request.soc = p.value(soc).toStdString();
   o.request.build = p.isSet(build);
+  o.request.superkernel = p.isSet(superkernel);
   try {
     (void)hw::GetProfile(o.request.soc);
     pipeline::ParseBindings(p.value(bind).toStdString(), &o.request.bindings);

@@ -1,5 +1,5 @@
 // afviewer's command line:
-//   afviewer [--bind s0=…] [--flags "--k=v;…"] [--soc NAME] [--build] [INPUT…]
+//   afviewer [--bind s0=…] [--flags "--k=v;…"] [--soc NAME] [--build] [--superkernel] [INPUT…]
 //   afviewer --screenshot FILE [--select KERNEL] [--case N] [--tab NAME] [--graph KIND]
 //            [--node NAME] [--scale F] [--bind …] INPUT
 // INPUT is anything afc opens, or a report.json (or a folder holding one). With --screenshot the
@@ -16,7 +16,7 @@ namespace af::viewer {
 
 struct AppOptions {
   QStringList inputs;
-  RunRequest request;    // soc, bindings, flags, build for the inputs
+  RunRequest request;    // soc, bindings, flags, build, superkernel for the inputs
   QString screenshot;    // PNG file; empty: interactive
   QString select;        // kernel name, graph name or index
   int tcase = -1;        // tiling case to select

@@ -5,6 +5,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
@@ -12,10 +13,12 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
+#include <QScatterSeries>
 #include <QScrollArea>
 #include <QStackedBarSeries>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -100,6 +103,13 @@ CostTab::CostTab(SelectionModel* selection, QWidget* parent)
   pipes_view_->setMinimumHeight(210);
   ub_view_ = MakeView(body);
   cores_view_ = MakeView(body);
+  pgo_label_ = new QLabel(body);
+  pgo_label_->setObjectName(QStringLiteral("pgoText"));
+  pgo_label_->setWordWrap(true);
+  pgo_label_->setTextFormat(Qt::RichText);
+  pgo_view_ = MakeView(body);
+  pgo_view_->setObjectName(QStringLiteral("pgoChart"));
+  pgo_view_->setMinimumHeight(220);
   details_ = new QStandardItemModel(this);
   details_view_ = new QTableView(body);
   details_view_->setModel(details_);
@@ -141,6 +151,8 @@ CostTab::CostTab(SelectionModel* selection, QWidget* parent)
   body_layout->setContentsMargins(0, 0, 0, 0);
   body_layout->addWidget(cycles_view_, 1);
   body_layout->addWidget(pipes_view_, 1);
+  body_layout->addWidget(pgo_label_);
+  body_layout->addWidget(pgo_view_, 1);
   body_layout->addWidget(details_view_);
   body_layout->addWidget(formulas_box_);
   body_layout->addWidget(ub_view_, 1);
@@ -234,6 +246,7 @@ void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
   }
   fillDetails(run, kernel);
   fillFormulas(run, kernel, tcase);
+  fillPgo(run, kernel);
   rebuild();
   rebuildPipes();
 }
@@ -503,6 +516,133 @@ void CostTab::rebuildPipes() {
   pipes_view_->setChart(chart);
   delete old;
   pipes_view_->setVisible(!categories_.isEmpty());
+}
+
+int CostTab::pgoPointCount() const {
+  int n = 0;
+  for (const auto& pts : pgo_points_)
+    n += static_cast<int>(pts.size());
+  return n;
+}
+
+QString CostTab::pgoTip(PgoRole role, int i) const {
+  return pgo_tips_[role].value(i);
+}
+
+QString CostTab::pgoText() const {
+  return pgo_label_->text();
+}
+
+// The PGO search of the kernel (TilingReport.pgo): a scatter of modelled cycles over block_dim.
+void CostTab::fillPgo(const RunPtr& run, int kernel) {
+  for (int r = 0; r < kPgoRoles; ++r) {
+    pgo_points_[r].clear();
+    pgo_tips_[r].clear();
+  }
+  const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
+  const bool has = k != nullptr && k->has_tiling() && k->tiling().has_pgo();
+  pgo_label_->setVisible(has);
+  pgo_view_->setVisible(has);
+  if (!has) {
+    pgo_label_->clear();
+    QChart* old = pgo_view_->chart();
+    pgo_view_->setChart(new QChart);
+    delete old;
+    return;
+  }
+  const report::PgoReport& p = k->tiling().pgo();
+  auto add = [&](PgoRole role, const report::PgoPoint& pt) {
+    pgo_points_[role] << QPointF(pt.block_dim(), pt.cycles());
+    const QString name = pt.case_index() >= 0 && pt.case_index() < k->cases_size()
+                             ? ShortCaseName(*k, pt.case_index())
+                             : QString::number(pt.case_index());
+    pgo_tips_[role] << tr("case %1 (%2), tile %3, core budget %4, block_dim %5: %6 cycles")
+                           .arg(pt.case_index())
+                           .arg(name)
+                           .arg(pt.tile())
+                           .arg(pt.use())
+                           .arg(pt.block_dim())
+                           .arg(Num(pt.cycles(), 1));
+  };
+  for (int i = 0; i < p.top_size(); ++i)
+    add(i == 0 ? kPgoBest : kPgoKept, p.top(i));
+  add(kPgoSolver, p.solver());
+  const report::PgoPoint* best = p.top_size() > 0 ? &p.top(0) : nullptr;
+  pgo_label_->setText(
+      tr("<b>PGO search</b> (%1, step_max %2, top %3): %4 points priced, %5 kept. Solver: case "
+         "%6 block_dim %7, %8 cycles; best: %9 — <b>gain ×%10</b>. Result file: <tt>%11</tt>")
+          .arg(QString::fromStdString(p.algo()).toHtmlEscaped())
+          .arg(p.step_max())
+          .arg(p.topn())
+          .arg(p.evaluated())
+          .arg(p.top_size())
+          .arg(p.solver().case_index())
+          .arg(p.solver().block_dim())
+          .arg(Num(p.solver().cycles(), 1),
+               best != nullptr ? tr("case %1 block_dim %2, %3 cycles")
+                                     .arg(best->case_index())
+                                     .arg(best->block_dim())
+                                     .arg(Num(best->cycles(), 1))
+                               : tr("none feasible"),
+               Num(p.gain(), 3), QString::fromStdString(p.file()).toHtmlEscaped()));
+  auto* chart = new QChart;
+  chart->setTitle(tr("PGO search: modelled cycles over block_dim (hover a point)"));
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->legend()->setAlignment(Qt::AlignTop);
+  chart->setMargins(QMargins(4, 2, 4, 2));
+  struct Style {
+    PgoRole role;
+    QString name;
+    QColor color;
+    QScatterSeries::MarkerShape shape;
+    double size;
+  };
+  const Style styles[] = {
+      {kPgoKept, tr("kept points"), kOther, QScatterSeries::MarkerShapeCircle, 10},
+      {kPgoSolver, tr("solver's choice"), kSelected, QScatterSeries::MarkerShapeRectangle, 13},
+      {kPgoBest, tr("best (runs)"), kChosen, QScatterSeries::MarkerShapeStar, 18},
+  };
+  double xmax = 1;
+  double ymax = 1;
+  for (const auto& pts : pgo_points_)
+    for (const QPointF& q : pts) {
+      xmax = std::max(xmax, q.x());
+      ymax = std::max(ymax, q.y());
+    }
+  auto* x = new QValueAxis;
+  x->setTitleText(tr("block_dim (cores used)"));
+  x->setRange(0, xmax * 1.1);
+  x->setLabelFormat(QStringLiteral("%.0f"));
+  x->applyNiceNumbers();
+  chart->addAxis(x, Qt::AlignBottom);
+  auto* y = new QValueAxis;
+  y->setTitleText(tr("cycles"));
+  y->setRange(0, ymax * 1.15);
+  y->setLabelFormat(QStringLiteral("%.0f"));
+  y->applyNiceNumbers();
+  chart->addAxis(y, Qt::AlignLeft);
+  for (const Style& st : styles) {
+    auto* series = new QScatterSeries;
+    series->setName(st.name);
+    series->setColor(st.color);
+    series->setBorderColor(st.color.darker(140));
+    series->setMarkerShape(st.shape);
+    series->setMarkerSize(st.size);
+    series->append(pgo_points_[st.role]);
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    const PgoRole role = st.role;
+    connect(series, &QScatterSeries::hovered, this, [this, role](const QPointF& at, bool on) {
+      if (!on) return;
+      const auto& pts = pgo_points_[role];
+      for (int i = 0; i < pts.size(); ++i)
+        if (pts[i] == at) QToolTip::showText(QCursor::pos(), pgo_tips_[role].value(i));
+    });
+  }
+  QChart* old = pgo_view_->chart();
+  pgo_view_->setChart(chart);
+  delete old;
 }
 
 }  // namespace af::viewer

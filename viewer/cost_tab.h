@@ -8,10 +8,14 @@
 // symbolic formulas over its tiling variables, the size symbols and block_dim (selectable text).
 // The chosen case is drawn in its own colour; clicking a bar selects that case for every panel.
 // Without bound sizes there is nothing to chart and the tab says so, but the formulas (which do
-// not depend on the bindings) are still shown.
+// not depend on the bindings) are still shown. A kernel compiled with --autofuse_enable_pgo also
+// gets the PGO search (TilingReport.pgo): its kept points, the solver's point and the best one
+// (the one that runs) as a scatter of modelled cycles over block_dim, with the search's gain;
+// hidden for a kernel without PGO data.
 #pragma once
 
 #include <QList>
+#include <QPointF>
 #include <QStringList>
 
 #include "inspector_tab.h"
@@ -78,16 +82,32 @@ class CostTab : public InspectorTab {
   QString formulasText() const { return formulas_.join(QLatin1Char('\n')); }
   QString formulasTitle() const;
 
+  // The PGO search's points (x = block_dim, y = modelled cycles) by role: the points the search
+  // kept besides the best (PgoReport.top[1..]), the best (top[0], what runs) and the solver's own
+  // choice. All empty when the kernel has no PGO data.
+  enum PgoRole { kPgoKept = 0, kPgoBest, kPgoSolver, kPgoRoles };
+  const QList<QPointF>& pgoPoints(PgoRole role) const { return pgo_points_[role]; }
+  int pgoPointCount() const;
+  // The tooltip of point i of a role: case, tile, core budget, block_dim, cycles.
+  QString pgoTip(PgoRole role, int i) const;
+  // "core_select: 12 points priced; … gain ×1.18" (empty without PGO data).
+  QString pgoText() const;
+
  private:
   void rebuild();
   void rebuildPipes();
   void fillDetails(const RunPtr& run, int kernel);
   void fillFormulas(const RunPtr& run, int kernel, int tcase);
+  void fillPgo(const RunPtr& run, int kernel);
 
   SelectionModel* selection_;
   QLabel* message_;
   QChartView* cycles_view_;
   QChartView* pipes_view_;
+  QLabel* pgo_label_;
+  QChartView* pgo_view_;
+  QList<QPointF> pgo_points_[kPgoRoles];
+  QStringList pgo_tips_[kPgoRoles];
   QChartView* ub_view_;
   QChartView* cores_view_;
   QStandardItemModel* details_;

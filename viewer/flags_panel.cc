@@ -142,6 +142,12 @@ FlagsPanel::FlagsPanel(RunManager* runs, SelectionModel* selection, QWidget* par
   build_->setToolTip(
       tr("Also compile the generated sources against the CPU AscendC runtime "
          "(slower; catches code that does not compile)"));
+  superkernel_ = new QCheckBox(tr("Super kernels (Timeline tab)"), this);
+  superkernel_->setObjectName(QStringLiteral("superkernel"));
+  superkernel_->setToolTip(
+      tr("Model graphs with every size bound: also estimate the kernels launched apart against "
+         "super kernels (one launch per run of consecutive kernels), as afc compile "
+         "--superkernel; the Timeline tab draws both"));
   rerun_ = new QPushButton(tr("Re-run"), this);
   rerun_->setDefault(true);
   rerun_->setToolTip(
@@ -171,6 +177,7 @@ FlagsPanel::FlagsPanel(RunManager* runs, SelectionModel* selection, QWidget* par
   layout->addWidget(att);
   layout->addWidget(shapes);
   layout->addWidget(build_);
+  layout->addWidget(superkernel_);
   layout->addLayout(buttons);
   layout->addWidget(error_);
   layout->addStretch(1);
@@ -274,6 +281,7 @@ void FlagsPanel::loadRun() {
   }
   flags_->setText(FlagsText(flags));
   build_->setChecked(run->request.build);
+  superkernel_->setChecked(run->request.superkernel);
   static const QRegularExpression digits(QStringLiteral("^[0-9]{0,18}$"));
   for (const QString& s : RunSymbols(*run)) {
     auto* edit = new QLineEdit(this);
@@ -321,6 +329,7 @@ bool FlagsPanel::request(RunRequest* out, QString* error) const {
   r.input = run->request.input;
   r.soc = soc_->currentText().toStdString();
   r.build = build_->isChecked();
+  r.superkernel = superkernel_->isChecked();
   try {
     pipeline::ParseFlags(flags_->text().toStdString(), &r.flags);
     // A set form row wins over the same flag typed under Other flags.
@@ -411,6 +420,10 @@ QString FlagsPanel::extraFlags() const {
 
 void FlagsPanel::setBuild(bool build) {
   build_->setChecked(build);
+}
+
+void FlagsPanel::setSuperkernel(bool on) {
+  superkernel_->setChecked(on);
 }
 
 void FlagsPanel::showError(const QString& text) {

@@ -1,10 +1,10 @@
 // The "Flags & shapes" form: the hardware profile, the known flags (force_tiling_case, offered
 // as the selected kernel's cases; the ATT tiling solver's flags, each "profile default" until
 // set), any other flags as free text in AutoFuse's "--key=value;…" syntax, one field per size
-// symbol, and whether to build the kernels with the host compiler. It is filled from the
-// selected run (a flag with a form row is shown there, never also under Other flags); Re-run asks
-// for a new run with what the form says (the main window adds it next to the old one), Cancel
-// drops the running job.
+// symbol, whether to build the kernels with the host compiler, and whether to estimate super
+// kernels (the Timeline tab). It is filled from the selected run (a flag with a form row is shown
+// there, never also under Other flags); Re-run asks for a new run with what the form says (the
+// main window adds it next to the old one), Cancel drops the running job.
 #pragma once
 
 #include <QString>
@@ -53,6 +53,7 @@ class FlagsPanel : public QWidget {
   bool setFormFlag(const std::string& key, const QString& value);
   QString formFlag(const std::string& key) const;
   void setBuild(bool build);
+  void setSuperkernel(bool on);
   void showError(const QString& text);
 
  signals:
@@ -85,6 +86,7 @@ class FlagsPanel : public QWidget {
   std::vector<FlagRow> att_rows_;
   QLineEdit* flags_;
   QCheckBox* build_;
+  QCheckBox* superkernel_;
   QPushButton* rerun_;
   QPushButton* cancel_;
   QLabel* error_;

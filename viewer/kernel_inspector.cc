@@ -12,6 +12,7 @@
 #include "source_tab.h"
 #include "stage_stepper.h"
 #include "templates_tab.h"
+#include "timeline_tab.h"
 
 namespace af::viewer {
 
@@ -27,12 +28,14 @@ KernelInspector::KernelInspector(RunManager* runs, SelectionModel* selection, QW
   source_ = new SourceTab(tabs_);
   fusion_ = new FusionTab(tabs_);
   stages_ = new StageStepper(tabs_);
+  timeline_ = new TimelineTab(selection, tabs_);
   tabs_->addTab(axes_, tr("Axes"));
   tabs_->addTab(templates_, tr("Templates"));
   tabs_->addTab(cost_, tr("Cost"));
   tabs_->addTab(source_, tr("Source"));
   tabs_->addTab(fusion_, tr("Fusion"));
   tabs_->addTab(stages_, tr("Stages"));
+  tabs_->addTab(timeline_, tr("Timeline"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(title_);
@@ -43,8 +46,9 @@ KernelInspector::KernelInspector(RunManager* runs, SelectionModel* selection, QW
 }
 
 QStringList KernelInspector::TabNames() {
-  return {QStringLiteral("axes"),   QStringLiteral("templates"), QStringLiteral("cost"),
-          QStringLiteral("source"), QStringLiteral("fusion"),    QStringLiteral("stages")};
+  return {QStringLiteral("axes"),    QStringLiteral("templates"), QStringLiteral("cost"),
+          QStringLiteral("source"),  QStringLiteral("fusion"),    QStringLiteral("stages"),
+          QStringLiteral("timeline")};
 }
 
 bool KernelInspector::setCurrentTab(const QString& name) {
@@ -87,8 +91,8 @@ void KernelInspector::refresh() {
                         .arg(QString::fromStdString(k->name()).toHtmlEscaped(),
                              GraphName(*k).toHtmlEscaped(), run->title.toHtmlEscaped()));
   }
-  for (InspectorTab* tab :
-       std::initializer_list<InspectorTab*>{axes_, templates_, cost_, source_, fusion_, stages_}) {
+  for (InspectorTab* tab : std::initializer_list<InspectorTab*>{axes_, templates_, cost_, source_,
+                                                                fusion_, stages_, timeline_}) {
     tab->showKernel(run, k != nullptr ? sel.kernel : -1, sel.tcase);
     tab->showNode(sel.node);
   }

@@ -1,5 +1,6 @@
 // The kernel inspector: a title line for the selected kernel and its tabs — Axes, Templates,
-// Cost, Source, Fusion, Stages — each fed from the shared selection (kernel, tiling case, node).
+// Cost, Source, Fusion, Stages, Timeline — each fed from the shared selection (kernel, tiling case,
+// node).
 #pragma once
 
 #include <QStringList>
@@ -19,6 +20,7 @@ class RunManager;
 class SourceTab;
 class StageStepper;
 class TemplatesTab;
+class TimelineTab;
 
 class KernelInspector : public QWidget {
   Q_OBJECT
@@ -32,9 +34,11 @@ class KernelInspector : public QWidget {
   SourceTab* source() const { return source_; }
   FusionTab* fusion() const { return fusion_; }
   StageStepper* stages() const { return stages_; }
+  TimelineTab* timeline() const { return timeline_; }
   QTabWidget* tabs() const { return tabs_; }
 
-  static QStringList TabNames();  // "axes", "templates", "cost", "source", "fusion", "stages"
+  // "axes", "templates", "cost", "source", "fusion", "stages", "timeline"
+  static QStringList TabNames();
   // Switches to a tab by name (case-insensitive); false for an unknown name.
   bool setCurrentTab(const QString& name);
   QString currentTab() const;
@@ -54,6 +58,7 @@ class KernelInspector : public QWidget {
   SourceTab* source_;
   FusionTab* fusion_;
   StageStepper* stages_;
+  TimelineTab* timeline_;
 };
 
 }  // namespace af::viewer

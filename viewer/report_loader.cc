@@ -93,6 +93,7 @@ std::shared_ptr<Run> LoadReport(const QString& path) {
   run->request.soc = report->soc().empty() ? std::string("ascend910b") : report->soc();
   for (const auto& [k, v] : report->flags())
     run->request.flags[k] = v;
+  run->request.superkernel = report->has_superkernel();
   for (const auto& k : report->kernels()) {
     if (!k.has_tiling()) continue;
     for (const auto& [name, value] : k.tiling().bindings())

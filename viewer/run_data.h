@@ -27,6 +27,7 @@ struct RunRequest {
   sym::Bindings bindings;
   std::map<std::string, std::string> flags;  // AutoFuse-style --key=value flags
   bool build = false;                        // also compile the kernels with the host compiler
+  bool superkernel = false;  // model graphs: the super-kernel estimate (the Timeline tab)
 };
 
 struct SourceFile {

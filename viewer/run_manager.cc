@@ -151,6 +151,7 @@ std::shared_ptr<Run> RunManager::Execute(const QString& path, const RunRequest& 
       o.bindings = request.bindings;
       o.flags = request.flags;
       o.build = request.build;
+      o.superkernel = request.superkernel;
       o.dump = [&](const std::string& stage, const std::string&) {
         if (progress) progress(QString::fromStdString(stage) + QStringLiteral("…"));
       };

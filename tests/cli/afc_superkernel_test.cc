@@ -273,6 +273,28 @@ TEST(AfcSuperkernel, EstimateShowsEachTermAndWritesTheTrace) {
   EXPECT_THAT(no_super.err, HasSubstr("--trace goes with --superkernel"));
 }
 
+TEST(AfcSuperkernel, CompileWritesTheEstimateIntoTheReport) {
+  const auto out = af::test::TempDir("superkernel") / "compile";
+  const Result r = Afc("compile " + Fixture("chain.fx_graph.py") + " --bind s0=37" + kNoFusion +
+                       " --no-build --force --superkernel --out " + Shell(out.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rep = nlohmann::json::parse(af::test::ReadFile(out / "report.json"));
+  ASSERT_TRUE(rep.contains("superkernel")) << r.out;
+  const auto& sk = rep["superkernel"];
+  EXPECT_EQ(sk["code"], "SUPERKERNEL_ESTIMATED");
+  EXPECT_EQ(sk["members"].size(), 3u);
+  EXPECT_EQ(sk["segments"].size(), 1u);
+  EXPECT_EQ(sk["super_launches"], 1);
+  EXPECT_GT(sk["saving_us"].get<double>(), 0);
+  // Unbound: the compile succeeds and the report says why there is no estimate.
+  const Result u = Afc("compile " + Fixture("chain.fx_graph.py") + kNoFusion +
+                       " --no-build --force --superkernel --out " + Shell(out.string()));
+  ASSERT_EQ(u.code, 0) << u.err;
+  const auto ur = nlohmann::json::parse(af::test::ReadFile(out / "report.json"));
+  EXPECT_EQ(ur["superkernel"]["code"], "SUPERKERNEL_SIZES_UNBOUND");
+  EXPECT_EQ(ur["kernels"].size(), 3u);
+}
+
 // torchair.scope.super_kernel marks in the input turn super kernels on without --superkernel and
 // bound them: only kernels of one scope join (FX marker calls here; GE attributes below).
 TEST(AfcSuperkernel, ScopesMarkedInAnFxGraphBoundTheSuperKernels) {

@@ -50,7 +50,8 @@ struct CompileOptions {
   std::string out;
   bool timings = false;
   bool force = false;
-  bool no_build = false;  // generate the sources only, no host compile
+  bool no_build = false;     // generate the sources only, no host compile
+  bool superkernel = false;  // model graphs: the super-kernel estimate into report.json
 };
 int RunCompile(const CompileOptions& opts);
 

@@ -122,6 +122,9 @@ void AddPipelineCommands(CLI::App& app, Commands& c) {
   c.cmd_compile->add_flag(
       "--no-build", c.compile.no_build,
       "Generate the sources and the report only: no host compile of the kernels");
+  c.cmd_compile->add_flag("--superkernel", c.compile.superkernel,
+                          "Model graphs: also write the super-kernel estimate (separate vs super "
+                          "kernels, as afc estimate --superkernel) into report.json");
 
   c.cmd_run = app.add_subcommand(
       "run", "Compile, build against the CPU runtime, run and compare; ends with PASS or FAIL");

@@ -147,7 +147,8 @@ int RunInspect(const InspectOptions& opts) {
 }
 
 int RunCompile(const CompileOptions& opts) {
-  const auto o = MakeOptions(opts.common, !opts.no_build);
+  auto o = MakeOptions(opts.common, !opts.no_build);
+  o.superkernel = opts.superkernel;
   const auto r = inputs::CompileFile(opts.common.input, o);
   inputs::WriteOutputs(r, o, opts.out, opts.force);
   FlagEffects(r, o);

@@ -10,6 +10,8 @@
 
 #include "autofuse/ir/proto_io.h"
 #include "autofuse/ir/text.h"
+#include "autofuse/model/scope_markers.h"
+#include "autofuse/pipeline/superkernel_report.h"
 #include "autofuse/support/error.h"
 #include "autofuse/support/file_write.h"
 #include "report.pb.h"
@@ -327,6 +329,9 @@ void FillReport(const CompileResult& r, const Options& options, report::CompileR
         n.set_fallback_code(it->second);
     }
   }
+  // Asked for, or the input marks super-kernel scopes (which turn super kernels on by themselves).
+  if (options.superkernel || (r.front_end && !model::SuperKernelScopes(r.front_end->graph).empty()))
+    FillSuperKernelReport(r, options, out->mutable_superkernel());
 }
 
 std::string ReportToJson(const report::CompileReport& rep) {

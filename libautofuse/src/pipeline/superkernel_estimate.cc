@@ -57,6 +57,7 @@ SuperEstimate EstimateSuper(const CompileResult& r, const Options& o) {
     m.name = KernelLabel(k);
     m.kernel_us = *us - clock.launch_us;
     m.segment = plan.segment_of_unit[i];
+    m.kernel = u.kernel;
     if (m.segment >= 0) {
       const SuperSegment& seg = plan.segments[static_cast<std::size_t>(m.segment)];
       const auto at = std::ranges::find(seg.units, static_cast<int>(i)) - seg.units.begin();

@@ -22,6 +22,9 @@ struct Options {
   sym::Bindings bindings;
   std::map<std::string, std::string> flags;  // AutoFuse-style --key=value flags
   bool build = true;                         // compile the generated sources
+  // Model graphs: also estimate super kernels into the report (CompileReport.superkernel;
+  // `afc compile --superkernel`, pipeline/superkernel_report.h).
+  bool superkernel = false;
   toolchain::CompileOptions compile;
   DumpHook dump;
 };

@@ -78,6 +78,7 @@ struct SuperMemberEstimate {
   double kernel_us = 0;  // T_m
   bool sync_before = false;
   int segment = -1;  // the super kernel it joins, or -1
+  int kernel = -1;   // index into CompileResult::kernels
 };
 
 struct SuperSegmentEstimate {
