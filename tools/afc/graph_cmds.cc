@@ -105,6 +105,18 @@ std::string MarkedScopesLine(const pipeline::Input& in) {
          " (torchair.scope.super_kernel): only kernels of one scope join\n";
 }
 
+// The input as a model graph when it marks super-kernel scopes; nullopt otherwise, also for an
+// input only the estimate route reads (an Inductor IR file, output_code.py), whose errors that
+// route reports.
+std::optional<pipeline::Input> ImportIfMarked(const std::string& path) {
+  try {
+    pipeline::Input in = inputs::Import(path);
+    if (!MarkedScopesLine(in).empty()) return in;
+  } catch (const InputError&) {
+  }
+  return std::nullopt;
+}
+
 int RunEstimateSuper(const EstimateOptions& opts, pipeline::Options o, pipeline::Input in) {
   if (!in.model) {
     throw InputError({opts.common.input, 0, 0},
@@ -245,8 +257,8 @@ int RunEstimate(const EstimateOptions& opts) {
   ReadFlags(opts.common, &o.flags);  // as compile/run
   pipeline::ParseBindings(opts.common.bind, &o.bindings);
   if (opts.superkernel) return RunEstimateSuper(opts, o, inputs::Import(opts.common.input));
-  if (pipeline::Input in = inputs::Import(opts.common.input); !MarkedScopesLine(in).empty())
-    return RunEstimateSuper(opts, o, std::move(in));
+  if (std::optional<pipeline::Input> in = ImportIfMarked(opts.common.input))
+    return RunEstimateSuper(opts, o, std::move(*in));
   if (!opts.trace.empty()) throw InputError({}, "--trace goes with --superkernel");
   const pipeline::GraphEstimate e = inputs::Estimate(opts.common.input, o);
   if (opts.common.json) {
