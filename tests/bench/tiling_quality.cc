@@ -12,7 +12,9 @@
 // asserted.
 //
 // Usage: af_tiling_quality [--shapes N] [--soc NAME] [--check] [--max-worst R] [--verbose] [--pgo]
+//                          [--no-times]
 //   --check: exit 1 when the 95% / 3% target is missed (the ctest entry uses it).
+//   --no-times: skip the timed repetitions (the ctest entries: quality only, a third of the time).
 //   --pgo: also run the PGO searches (att/pgo.h, core_select and pruning with AutoFuse's default
 //          step_max 16 and topn 5) from the default solver's choice and print how far they move
 //          the modelled cycles (docs/tiling.md "PGO").
@@ -141,6 +143,7 @@ int main(int argc, char** argv) {
   bool check = false;
   bool verbose = false;
   bool pgo = false;
+  bool times = true;
   double max_worst = 0;  // --max-worst R: fail when a case is worse than R x exhaustive
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--verbose") == 0) {
@@ -149,6 +152,10 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(argv[i], "--pgo") == 0) {
       pgo = true;
+      continue;
+    }
+    if (std::strcmp(argv[i], "--no-times") == 0) {
+      times = false;
       continue;
     }
     if (std::strcmp(argv[i], "--shapes") == 0 && i + 1 < argc) {
@@ -162,7 +169,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: af_tiling_quality [--shapes N] [--soc NAME] [--check] [--max-worst R] "
-                   "[--verbose] [--pgo]\n");
+                   "[--verbose] [--pgo] [--no-times]\n");
       return 2;
     }
   }
@@ -247,6 +254,7 @@ int main(int argc, char** argv) {
         worst = ratio;
         worst_where = g.name + " [" + where + "]";
       }
+      if (!times) continue;
       // Timings: the default solver per case and per kernel, repeated to be measurable, as a
       // generated tiling function runs it (no totals pass: only the compiler's report needs it).
       constexpr int kReps = 100;
