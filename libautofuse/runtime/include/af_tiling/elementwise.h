@@ -1497,32 +1497,33 @@ inline void RefineCandidates(const Model& m, int64_t cores, int64_t max_tile, in
                              cores / a};
   // With pieces along the tiled outermost dim every piece has its own tiles: a count meant for
   // the largest piece leaves room for the others' (concat_rows_fp16 7 x 8191 on the 950: one
-  // tile per core needs 47 tiles of the long piece, not 48).
+  // tile per core needs 47 tiles of the long piece, not 48), so the tile for the count less the
+  // other pieces' tiles is a candidate too.
   const bool pieces = HasPieces(p) && p.tile_dim == 0;
-  auto for_count = [&](int64_t c) -> int64_t {
-    if (c < 1) return 0;
-    int64_t tile = fit(CeilDiv(d, c));
+  auto add_count = [&](int64_t c) {
+    if (c < 1) return;
+    const int64_t tile = fit(CeilDiv(d, c));
+    cand.Add(tile);
     if (pieces && tile > 0) {
       const int64_t extra = LoopsOf(m, tile).tiles - c;
-      if (extra > 0 && c - extra >= 1) tile = fit(CeilDiv(d, c - extra));
+      if (extra > 0 && c - extra >= 1) cand.Add(fit(CeilDiv(d, c - extra)));
     }
-    return tile;
   };
   for (const int64_t c : counts)
-    cand.Add(for_count(c));
+    add_count(c);
   if (p.r_core != 0 && a <= cores) {
     // r_core uses outer x r_split cores: the tile counts next to n that divide cores / a fill
     // every core (sum_rara 60 x 31 x 31 x 8 on the 950: 6 tiles at 7 430 cycles, 8 at 6 709).
     const int64_t q = cores / a;
     for (int64_t c = n + 1; c <= q && c <= 2 * n; ++c) {
       if (q % c == 0) {
-        cand.Add(for_count(c));
+        add_count(c);
         break;
       }
     }
     for (int64_t c = n - 1; c >= 1 && 2 * c >= n; --c) {
       if (q % c == 0) {
-        cand.Add(for_count(c));
+        add_count(c);
         break;
       }
     }
