@@ -12,7 +12,9 @@
 // asserted.
 //
 // Usage: af_tiling_quality [--shapes N] [--soc NAME] [--check] [--max-worst R] [--verbose] [--pgo]
+//                          [--no-times]
 //   --check: exit 1 when the 95% / 3% target is missed (the ctest entry uses it).
+//   --no-times: skip the timed repetitions (the ctest entries: quality only, a third of the time).
 //   --pgo: also run the PGO searches (att/pgo.h, core_select and pruning with AutoFuse's default
 //          step_max 16 and topn 5) from the default solver's choice and print how far they move
 //          the modelled cycles (docs/tiling.md "PGO").
@@ -133,39 +135,82 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line (see the usage above).
+struct Args {
   int n_shapes = 40;
   std::string soc = "ascend910b";
   bool check = false;
   bool verbose = false;
   bool pgo = false;
+  bool times = true;
   double max_worst = 0;  // --max-worst R: fail when a case is worse than R x exhaustive
+};
+
+bool ParseArgs(int argc, char** argv, Args* a) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--verbose") == 0) {
-      verbose = true;
-      continue;
-    }
-    if (std::strcmp(argv[i], "--pgo") == 0) {
-      pgo = true;
-      continue;
-    }
-    if (std::strcmp(argv[i], "--shapes") == 0 && i + 1 < argc) {
-      n_shapes = std::atoi(argv[++i]);
+      a->verbose = true;
+    } else if (std::strcmp(argv[i], "--pgo") == 0) {
+      a->pgo = true;
+    } else if (std::strcmp(argv[i], "--no-times") == 0) {
+      a->times = false;
+    } else if (std::strcmp(argv[i], "--shapes") == 0 && i + 1 < argc) {
+      a->n_shapes = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--soc") == 0 && i + 1 < argc) {
-      soc = argv[++i];
+      a->soc = argv[++i];
     } else if (std::strcmp(argv[i], "--max-worst") == 0 && i + 1 < argc) {
-      max_worst = std::atof(argv[++i]);
+      a->max_worst = std::atof(argv[++i]);
     } else if (std::strcmp(argv[i], "--check") == 0) {
-      check = true;
+      a->check = true;
     } else {
       std::fprintf(stderr,
                    "usage: af_tiling_quality [--shapes N] [--soc NAME] [--check] [--max-worst R] "
-                   "[--verbose] [--pgo]\n");
-      return 2;
+                   "[--verbose] [--pgo] [--no-times]\n");
+      return false;
     }
   }
+  return true;
+}
+
+// The default solver's time per SolveCase call and per kernel (every case plus the selection),
+// repeated to be measurable, as a generated tiling function runs it (no totals pass: only the
+// compiler's report needs it).
+void TimeSolves(const af::att::CaseSet& set, const af::hw::Profile& profile,
+                const af_tiling::SolverOptions& base, double* case_ns, double* kernel_ns) {
+  constexpr int kReps = 100;
+  const int n = static_cast<int>(set.params.size());
+  auto t0 = Clock::now();
+  for (int r = 0; r < kReps; ++r) {
+    for (int c = 0; c < n; ++c) {
+      const auto sol = af_tiling::SolveCase(set.params[static_cast<std::size_t>(c)],
+                                            profile.vector_cores, profile.ub_bytes, base, false);
+      if (sol.cost < 0) std::puts("");  // keeps the call
+    }
+  }
+  auto t1 = Clock::now();
+  *case_ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / (kReps * n);
+  t0 = Clock::now();
+  for (int r = 0; r < kReps; ++r) {
+    af_tiling::CaseSolution best;
+    if (af_tiling::SelectCase(set.params.data(), n, profile.vector_cores, profile.ub_bytes, -1,
+                              &best, -1, base) < -1)
+      std::puts("");
+  }
+  t1 = Clock::now();
+  *kernel_ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / kReps;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (!ParseArgs(argc, argv, &args)) return 2;
+  const int n_shapes = args.n_shapes;
+  const std::string& soc = args.soc;
+  const bool check = args.check;
+  const bool verbose = args.verbose;
+  const bool pgo = args.pgo;
+  const double max_worst = args.max_worst;
   const af::hw::Profile& profile = af::hw::GetProfile(soc);
   const auto base = af::att::SolverOptionsFrom({}, profile);
   af_tiling::SolverOptions exhaustive = base;
@@ -247,29 +292,10 @@ int main(int argc, char** argv) {
         worst = ratio;
         worst_where = g.name + " [" + where + "]";
       }
-      // Timings: the default solver per case and per kernel, repeated to be measurable, as a
-      // generated tiling function runs it (no totals pass: only the compiler's report needs it).
-      constexpr int kReps = 100;
-      auto t0 = Clock::now();
-      for (int r = 0; r < kReps; ++r) {
-        for (int c = 0; c < n; ++c) {
-          const auto sol = af_tiling::SolveCase(set.params[c], profile.vector_cores,
-                                                profile.ub_bytes, base, false);
-          if (sol.cost < 0) std::puts("");  // keeps the call
-        }
-      }
-      auto t1 = Clock::now();
-      const double case_ns =
-          std::chrono::duration<double, std::nano>(t1 - t0).count() / (kReps * n);
-      t0 = Clock::now();
-      for (int r = 0; r < kReps; ++r) {
-        af_tiling::CaseSolution best;
-        if (af_tiling::SelectCase(set.params.data(), n, profile.vector_cores, profile.ub_bytes, -1,
-                                  &best, -1, base) < -1)
-          std::puts("");
-      }
-      t1 = Clock::now();
-      const double kernel_ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / kReps;
+      if (!args.times) continue;
+      double case_ns = 0;
+      double kernel_ns = 0;
+      TimeSolves(set, profile, base, &case_ns, &kernel_ns);
       g.case_ns.push_back(case_ns);
       g.kernel_ns.push_back(kernel_ns);
       all_case_ns.push_back(case_ns);

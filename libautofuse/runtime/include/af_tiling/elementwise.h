@@ -1449,6 +1449,106 @@ inline double BestTpb(const PerfTable& t, const TileParts& r, int64_t outer, int
   return best;
 }
 
+// The refinement's candidate tiles around `t0` (see RefineTile), distinct, at most kMax (loads
+// and stores mostly share their layouts).
+struct TileCands {
+  static constexpr int kMax = 16;
+  int64_t tile[kMax] = {};
+  int n = 0;
+  void Add(int64_t t) {
+    if (t == 0 || n == kMax) return;
+    for (int k = 0; k < n; ++k) {
+      if (tile[k] == t) return;
+    }
+    tile[n++] = t;
+  }
+};
+
+inline void RefineCandidates(const Model& m, int64_t cores, int64_t max_tile, int64_t t0,
+                             bool with_t0, TileCands* out) {
+  const CaseParams& p = *m.p;
+  const PerfTable& t = *m.t;
+  TileCands& cand = *out;
+  const int64_t d = TileExtent(p);
+  const int64_t step = TileStep(p);
+  auto fit = [&](int64_t tile) -> int64_t {
+    if (tile < 1) return 0;
+    if (tile % step != 0) tile = AlignUp(tile, step);
+    if (tile > d) tile = d;
+    return tile <= max_tile ? tile : 0;
+  };
+  const int64_t n = CeilDiv(d, t0);
+  if (with_t0) cand.Add(t0);  // its own best core count (round 0 only)
+  const Loops l0 = LoopsOf(m, t0);
+  const int64_t a = l0.a_before > 0 ? l0.a_before : 1;
+  const int64_t tpb = CeilDiv(a * l0.tiles, cores);
+  // n -/+ 1, n / 2, 2n, and the counts that give every core tpb, tpb + 1, tpb - 1 or one
+  // tile. Where the op head is small (V2: none), the cycles are a sawtooth in the tile whose
+  // teeth end where every core gets a whole number of tiles, and fewer, larger tiles per core
+  // are cheaper (each DMA call has a fixed head): bcast_middle 1 x 7 x 12289 on the 950, tile
+  // 456 on 48 cores (4 tiles each) at 3 674 cycles, tile 2 056 on 42 cores (one each) at 2 866.
+  const int64_t counts[8] = {n - 1,
+                             n + 1,
+                             CeilDiv(n, 2),
+                             2 * n,
+                             tpb * cores / a,
+                             (tpb + 1) * cores / a,
+                             (tpb - 1) * cores / a,
+                             cores / a};
+  // With pieces along the tiled outermost dim every piece has its own tiles: a count meant for
+  // the largest piece leaves room for the others' (concat_rows_fp16 7 x 8191 on the 950: one
+  // tile per core needs 47 tiles of the long piece, not 48), so the tile for the count less the
+  // other pieces' tiles is a candidate too.
+  const bool pieces = HasPieces(p) && p.tile_dim == 0;
+  auto add_count = [&](int64_t c) {
+    if (c < 1) return;
+    const int64_t tile = fit(CeilDiv(d, c));
+    cand.Add(tile);
+    if (pieces && tile > 0) {
+      const int64_t extra = LoopsOf(m, tile).tiles - c;
+      if (extra > 0 && c - extra >= 1) cand.Add(fit(CeilDiv(d, c - extra)));
+    }
+  };
+  for (const int64_t c : counts)
+    add_count(c);
+  if (p.r_core != 0 && a <= cores) {
+    // r_core uses outer x r_split cores: the tile counts next to n that divide cores / a fill
+    // every core (sum_rara 60 x 31 x 31 x 8 on the 950: 6 tiles at 7 430 cycles, 8 at 6 709).
+    const int64_t q = cores / a;
+    for (int64_t c = n + 1; c <= q && c <= 2 * n; ++c) {
+      if (q % c == 0) {
+        add_count(c);
+        break;
+      }
+    }
+    for (int64_t c = n - 1; c >= 1 && 2 * c >= n; --c) {
+      if (q % c == 0) {
+        add_count(c);
+        break;
+      }
+    }
+  }
+  // Per node class (in node order: the nodes of a class add the same candidates).
+  for (int c = 0; c < m.n_classes && cand.n < TileCands::kMax; ++c) {
+    const NodeClass& nd = m.cls[c];
+    if (nd.op != kOpDma || nd.shape.tile_one) continue;
+    const int64_t unit = nd.shape.Real(1) * nd.esize;  // block bytes per tile element
+    if (unit <= 0) continue;
+    const Dma& dma = nd.kind == kNodeLoad ? t.load : t.store;
+    const auto small = static_cast<int64_t>(dma.small_bytes);
+    if (unit * t0 < small) cand.Add(fit(CeilDiv(small, unit)));
+    if (nd.row_stride > 0 && nd.shape.tile_run) {
+      // The row runs along the tile dim: gap = stride - tile x esize.
+      const int64_t gap = nd.row_stride * nd.esize - t0 * nd.esize;
+      const int64_t g = gap > 0 ? gap % 256 : 0;
+      if (g > 0 && g % nd.esize == 0) {
+        cand.Add(fit(t0 + g / nd.esize));
+        if ((256 - g) % nd.esize == 0) cand.Add(fit(t0 - (256 - g) / nd.esize));
+      }
+    }
+  }
+}
+
 inline void RefineTile(const Model& m, int64_t cores, int64_t ub_limit, int64_t max_tile,
                        CaseSolution* best) {
   const CaseParams& p = *m.p;
@@ -1500,63 +1600,17 @@ inline void RefineTile(const Model& m, int64_t cores, int64_t ub_limit, int64_t 
     }
     return c;
   };
-  const int64_t d = TileExtent(p);
-  const int64_t step = TileStep(p);
-  auto fit = [&](int64_t tile) -> int64_t {
-    if (tile < 1) return 0;
-    if (tile % step != 0) tile = AlignUp(tile, step);
-    if (tile > d) tile = d;
-    return tile <= max_tile ? tile : 0;
-  };
   double best_cost = best->cost;
   int64_t best_tile = best->tile;
   int64_t best_bd = best->block_dim;
   for (int round = 0; round < kRefineRounds; ++round) {
     const int64_t t0 = best_tile;
-    const int64_t n = CeilDiv(d, t0);
-    // Distinct candidates, at most kMaxCand (loads and stores mostly share their layouts).
-    constexpr int kMaxCand = 12;
-    int64_t cand[kMaxCand];
-    int nc = 0;
-    auto add = [&](int64_t tile) {
-      if (tile == 0 || nc == kMaxCand) return;
-      for (int k = 0; k < nc; ++k) {
-        if (cand[k] == tile) return;
-      }
-      cand[nc++] = tile;
-    };
-    if (parts_path) add(t0);  // its own best core count (round 0 only)
-    const Loops l0 = LoopsOf(m, t0);
-    const int64_t a = l0.a_before > 0 ? l0.a_before : 1;
-    const int64_t tpb = CeilDiv(a * l0.tiles, cores);
-    // n -/+ 1, n / 2, 2n, and the counts that give every core tpb or tpb + 1 tiles.
-    const int64_t counts[6] = {n - 1, n + 1,           CeilDiv(n, 2),
-                               2 * n, tpb * cores / a, (tpb + 1) * cores / a};
-    for (const int64_t c : counts)
-      add(c >= 1 ? fit(CeilDiv(d, c)) : 0);
-    // Per node class (in node order: the nodes of a class add the same candidates).
-    for (int c = 0; c < m.n_classes && nc < kMaxCand; ++c) {
-      const NodeClass& nd = m.cls[c];
-      if (nd.op != kOpDma || nd.shape.tile_one) continue;
-      const int64_t unit = nd.shape.Real(1) * nd.esize;  // block bytes per tile element
-      if (unit <= 0) continue;
-      const Dma& dma = nd.kind == kNodeLoad ? t.load : t.store;
-      const auto small = static_cast<int64_t>(dma.small_bytes);
-      if (unit * t0 < small) add(fit(CeilDiv(small, unit)));
-      if (nd.row_stride > 0 && nd.shape.tile_run) {
-        // The row runs along the tile dim: gap = stride - tile x esize.
-        const int64_t gap = nd.row_stride * nd.esize - t0 * nd.esize;
-        const int64_t g = gap > 0 ? gap % 256 : 0;
-        if (g > 0 && g % nd.esize == 0) {
-          add(fit(t0 + g / nd.esize));
-          if ((256 - g) % nd.esize == 0) add(fit(t0 - (256 - g) / nd.esize));
-        }
-      }
-    }
+    TileCands cand;
+    RefineCandidates(m, cores, max_tile, t0, parts_path, &cand);
     int64_t next_tile = 0;
     int64_t next_bd = 0;
-    for (int k = 0; k < nc; ++k) {
-      const int64_t tile = cand[k];
+    for (int k = 0; k < cand.n; ++k) {
+      const int64_t tile = cand.tile[k];
       if (tile == 0 || (tile == t0 && round > 0) || UbBytes(m, tile, nullptr) > ub_limit) continue;
       int64_t bd = 0;
       const double c = price(tile, &bd);
@@ -1575,6 +1629,35 @@ inline void RefineTile(const Model& m, int64_t cores, int64_t ub_limit, int64_t 
   if (s.ok && s.cost < best->cost) {
     s.binding = kBindSearch;
     *best = s;
+  }
+}
+
+// Core-count refinement at the chosen tile for the looped templates (R tiles, r_core), which the
+// tile refinement prices on two budgets only: the cycles are close to unimodal in the core count
+// at a given tile, so the next core counts that change the split are tried in each direction
+// while they improve. With r_core the cores come in steps of the A iterations (each A iteration
+// gets one more share of its R loop): mean_ra 570 x 1021 on A2, tile 256 on 24 cores at 23 789
+// cycles, on 32 cores at 23 223; that gap alone put the case within PerfEffectVal of another
+// case, which the selection rule then preferred for its UB ratio (28 739 cycles).
+inline void RefineCores(const Model& m, int64_t cores, int64_t ub_limit, CaseSolution* best) {
+  const CaseParams& p = *m.p;
+  if (!best->ok || (p.r_core == 0 && !m.loops.tile_is_r) || best->outer < 1) return;
+  for (int dir = 1; dir >= -1; dir -= 2) {
+    for (int round = 0; round < 8; ++round) {
+      const int64_t bd = best->block_dim;
+      int64_t use = 0;
+      if (p.r_core != 0) {
+        use = bd + dir * best->outer;
+      } else {
+        const int64_t tpb = best->tiles_per_block + (dir > 0 ? -1 : 1);
+        use = tpb >= 1 ? CeilDiv(best->outer, tpb) : 0;
+      }
+      if (use < 1 || use > cores || use == bd) break;
+      CaseSolution s = Evaluate(m, best->tile, use, ub_limit);
+      if (!s.ok || s.cost >= best->cost) break;
+      s.binding = kBindSearch;
+      *best = s;
+    }
   }
 }
 
@@ -1721,6 +1804,7 @@ inline CaseSolution SolveAxesReorder(const Model& m, int64_t cores, int64_t ub_l
     }
   }
   RefineTile(m, cores, ub_limit, max_tile, &best);
+  RefineCores(m, cores, ub_limit, &best);
   return best;
 }
 
