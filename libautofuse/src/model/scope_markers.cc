@@ -45,8 +45,8 @@ class Walker {
       }
       if (n.kind != NodeKind::kOp) continue;
       // The innermost marker that sets a scope (clang 14 cannot build views::reverse here).
-      const auto it = std::find_if(stack_.rbegin(), stack_.rend(),
-                                   [](const Frame& f) { return f.sets_scope; });
+      const auto it =
+          std::find_if(stack_.rbegin(), stack_.rend(), [](const Frame& f) { return f.sets_scope; });
       if (it != stack_.rend()) n.super_kernel_scope = it->scope;
     }
   }
