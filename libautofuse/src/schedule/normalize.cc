@@ -123,7 +123,9 @@ Node MakeLike(const Node& like, const std::string& name, const std::string& type
 // A Cast of an upcast half value to an integer or bool first rounds it back to the graph's half
 // dtype (ROUND_BEFORE_INT_CAST): the graph converts an fp16 number, and truncating the unrounded
 // fp32 instead can land on the other side of an integer (1.9999999 -> 1 where fp16 holds 2.0;
-// found by the soak, seed 238).
+// found by the soak, seed 238). A Cast to a float dtype rounds it too (ROUND_BEFORE_CAST): the
+// graph converts the fp16 number, so fp16 2049 -> fp32 is 2048, not the unrounded 2049 (soak
+// seed 1104: an fp16 Add cast to fp32 and then to int64 was off by one).
 void Upcast(Graph& g, std::vector<Decision>* d, const std::set<std::string>& keep) {
   std::vector<bool> upcast(g.nodes.size(), false);
   std::map<std::string, DType> half_of;  // upcast node name -> its dtype in the graph
@@ -158,11 +160,12 @@ void Upcast(Graph& g, std::vector<Decision>* d, const std::set<std::string>& kee
     std::size_t first = 0;
     if (n.type == "Store") {
       want = n.outputs.at(0).dtype;
-    } else if (n.type == "Cast" && !ir::IsFloat(n.outputs.at(0).dtype)) {
+    } else if (n.type == "Cast") {
       const auto it = half_of.find(g.nodes[n.inputs.at(0).node].name);
       if (it == half_of.end()) continue;
       want = it->second;
-      d->push_back({"normalize", "ROUND_BEFORE_INT_CAST",
+      const bool to_int = !ir::IsFloat(n.outputs.at(0).dtype);
+      d->push_back({"normalize", to_int ? "ROUND_BEFORE_INT_CAST" : "ROUND_BEFORE_CAST",
                     "'" + n.name + "' converts an " + std::string(ir::DTypeName(want.value())) +
                         " value to " + std::string(ir::DTypeName(n.outputs[0].dtype)) +
                         ": its fp32 input is rounded to " +
