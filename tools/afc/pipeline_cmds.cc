@@ -67,6 +67,30 @@ json PgoJson(const att::PgoResult& r, const std::filesystem::path& file, const a
           {"file", file.string()}};
 }
 
+// "case 2 (name)", or for a multi-group kernel "groups: case 0 (name) | case 1 (name)".
+std::string ChosenCases(const pipeline::Kernel& k, const pipeline::RunResult& res) {
+  if (!k.MultiGroup()) {
+    return "case " + std::to_string(res.tiling_key) + " (" +
+           k.schedule.cases[static_cast<std::size_t>(res.tiling_key)].name + ")";
+  }
+  std::string s = std::to_string(k.groups.size()) + " groups:";
+  for (std::size_t i = 0; i < res.group_keys.size() && i < k.groups.size(); ++i) {
+    const auto c = static_cast<std::size_t>(res.group_keys[i]);
+    s += (i != 0u ? " |" : "") + std::string(" case ") + std::to_string(c) + " (" +
+         k.groups[i].schedule.cases[c].name + ")";
+  }
+  return s;
+}
+
+// "3 tiling cases", or "2 groups of 3 + 2 tiling cases".
+std::string CasesLine(const pipeline::Kernel& k) {
+  if (!k.MultiGroup()) return std::to_string(k.schedule.cases.size()) + " tiling cases";
+  std::string s = std::to_string(k.groups.size()) + " groups of ";
+  for (std::size_t i = 0; i < k.groups.size(); ++i)
+    s += (i != 0u ? " + " : "") + std::to_string(k.groups[i].schedule.cases.size());
+  return s + " tiling cases";
+}
+
 json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
   const auto& t = *k.tiling;
   const auto& c = k.schedule.cases[t.chosen];
@@ -181,8 +205,8 @@ int RunCompile(const CompileOptions& opts) {
   } else {
     for (const auto& k : r.kernels) {
       if (!k.error.empty()) continue;
-      std::cout << "kernel " << k.code.kernel_name << " (" << k.schedule.cases.size()
-                << " tiling cases) -> " << opts.out << "/" << k.code.kernel_name << "/\n";
+      std::cout << "kernel " << k.code.kernel_name << " (" << CasesLine(k) << ") -> " << opts.out
+                << "/" << k.code.kernel_name << "/\n";
     }
     if (opts.timings) {
       for (const auto& s : r.timings)
@@ -220,8 +244,8 @@ int RunRun(const RunCmdOptions& opts) {
     if (opts.atol >= 0) ro.atol = opts.atol;
     if (opts.rtol >= 0) ro.rtol = opts.rtol;
     const auto res = pipeline::Run(k, o, ro);
-    std::cout << "kernel " << k.code.kernel_name << ": case " << res.tiling_key << " ("
-              << k.schedule.cases[res.tiling_key].name << "), block_dim " << res.block_dim
+    std::cout << "kernel " << k.code.kernel_name << ": " << ChosenCases(k, res) << ", block_dim "
+              << res.block_dim
               << ", MTE2 " << res.mte2_bytes << " B, MTE3 " << res.mte3_bytes << " B, "
               << res.vec_repeats << " vector repeats, UB peak " << res.ub_peak_bytes << " B\n";
     std::cout << "model " << k.code.kernel_name << ": MTE2 " << res.model_mte2_bytes << " B, MTE3 "

@@ -31,7 +31,8 @@ struct RunResult {
   std::vector<data::HostArray> actual;
   std::vector<data::HostArray> expected;
   std::uint32_t block_dim = 0;
-  int tiling_key = -1;
+  int tiling_key = -1;               // -1 for a multi-group kernel: see group_keys
+  std::vector<int> group_keys;       // a multi-group kernel: each group's tiling case
   std::uint64_t mte2_bytes = 0;
   std::uint64_t mte3_bytes = 0;
   std::uint64_t vec_repeats = 0;
