@@ -154,6 +154,22 @@ def case_softmax_fp16(rng, b):
     return [x], [(e / e.sum(axis=1, keepdims=True)).astype(np.float16)]
 
 
+def case_groups_rowcol(rng, b):
+    # Multi-group: row means (a row group), then column sums of the centred rows (a column group).
+    x = rnd(rng, (b["s0"], b["s1"]))
+    v = f64(x)
+    return [x], [(v - v.mean(axis=1, keepdims=True)).sum(axis=0, keepdims=True).astype(np.float32)]
+
+
+def case_groups_softmax_colsum(rng, b):
+    # Multi-group: softmax over the rows, then the column sums of the probabilities.
+    x = rnd(rng, (b["s0"], b["s1"]), -4, 4)
+    v = f64(x)
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    return [x], [p.astype(np.float32), p.sum(axis=0, keepdims=True).astype(np.float32)]
+
+
 def case_layernorm_bf16(rng, b):
     x = bf16_round(rnd(rng, (b["s0"], b["s1"])))
     g = rnd(rng, (1, b["s1"]), 0.5, 1.5)
@@ -324,6 +340,11 @@ SHAPES_CAT3 = [
 SHAPES_AR = [
     {"s0": 1, "s1": 1}, {"s0": 37, "s1": 101}, {"s0": 1000, "s1": 1}, {"s0": 100003, "s1": 3},
     {"s0": 1, "s1": 1000003}, {"s0": 3, "s1": 70001}, {"s0": 5, "s1": 2048}]
+# Multi-group graphs (a row group, then a column group): 1, primes, many short rows (the column
+# group's reduction long), few long rows past the UB capacity, many tiles per core.
+SHAPES_GROUPS = [
+    {"s0": 1, "s1": 1}, {"s0": 37, "s1": 101}, {"s0": 13, "s1": 1}, {"s0": 100003, "s1": 3},
+    {"s0": 3, "s1": 70001}, {"s0": 1024, "s1": 2048}]
 SHAPES_RA = [
     {"s0": 1, "s1": 1}, {"s0": 101, "s1": 37}, {"s0": 1, "s1": 1000}, {"s0": 3, "s1": 100003},
     {"s0": 1000003, "s1": 2}, {"s0": 70001, "s1": 3}, {"s0": 2048, "s1": 5}]
@@ -467,6 +488,8 @@ CASES = {
     "all_ar": (logical_case("all"), SHAPES_AR[:4] + SHAPES_AR[5:]),
     "sq_and_sum": (case_sq_and_sum, SHAPES_AR),
     "softmax_fp16": (case_softmax_fp16, SHAPES_NORM),
+    "groups_rowcol": (case_groups_rowcol, SHAPES_GROUPS),
+    "groups_softmax_colsum": (case_groups_softmax_colsum, SHAPES_GROUPS),
     "layernorm_bf16": (case_layernorm_bf16, SHAPES_NORM),
     "rmsnorm_fp16": (case_rmsnorm_fp16, SHAPES_NORM),
     "sum_rara": (reduce_case("sum", [0, 2]), SHAPES_4D),
@@ -601,6 +624,10 @@ def run_case(afc, graph, bind, tmp, seed):
                        text=True)
     if t.returncode == 0:
         tile = json.loads(t.stdout)
+        if "groups" in tile:
+            # A multi-group kernel: --force_tiling_case would force every group; the shape set
+            # takes each group through its templates instead.
+            return bind_s, results
         templates = {c["template"] for c in tile["cases"]}
         if len(templates) > 1 or graph in FORCE_ALL_CASES:
             for i, c in enumerate(tile["cases"]):

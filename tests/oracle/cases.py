@@ -62,6 +62,16 @@ def softmax(x):
     return torch.softmax(x, dim=-1)
 
 
+def softmax_colsum(x):  # multi-group: row softmax, then the column sums of the probabilities
+    p = torch.softmax(x, dim=-1)
+    return p, p.sum(0)
+
+
+def norm_colsum(x):  # multi-group: row statistics, then a column reduction of the normalised rows
+    c = x - x.mean(-1, keepdim=True)
+    return (c * torch.rsqrt((c * c).mean(-1, keepdim=True) + 1e-5)).amax(0)
+
+
 def log_softmax(x):
     return torch.log_softmax(x, dim=-1)
 
@@ -258,6 +268,8 @@ CASES = {
     "var_mean_stats": (var_mean_stats, lambda: [randn(2, 16, 64)]),
     "softmax": (softmax, lambda: [randn(8, 1000)]),
     "log_softmax": (log_softmax, lambda: [randn(6, 131)]),
+    "softmax_colsum": (softmax_colsum, lambda: [randn(37, 1001)]),
+    "norm_colsum": (norm_colsum, lambda: [randn(129, 67)]),
     "layernorm": (layernorm, lambda: [randn(4, 9, 96), randn(96), randn(96)]),
     "rmsnorm_bf16": (rmsnorm, lambda: [randn(11, 256, dtype=torch.bfloat16), randn(256)]),
     "gelu_erf": (gelu_erf, lambda: [randn(37, 101)]),
@@ -351,5 +363,8 @@ EXPECT_FUSED = {
     "math_predicates": ["isnan", "isinf", "where", "scalar_tensor", "bitwise_or"],
     "math_activations": ["leaky_relu", "gelu", "clamp", "masked_fill"],
     "math_bitwise": ["bitwise_and", "bitwise_or", "bitwise_xor"],
-    "transposed_output": ["exp", "sub"],  # fused; the transposed store is refused, not wrong
+    "transposed_output": ["exp", "sub"],
+    # Reductions over different dims in one multi-group kernel (docs/schedule.md "Multi-group").
+    "softmax_colsum": ["_softmax", "sum"],
+    "norm_colsum": ["mean", "amax", "rsqrt"],  # fused; the transposed store is refused, not wrong
 }

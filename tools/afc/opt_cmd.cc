@@ -26,7 +26,7 @@ int RunOpt(const OptOptions& opts) {
     if (model ? !pipeline::IsModelStage(r[0]) : !pipeline::IsHintStage(r[0]))
       throw InputError({}, "unknown stage '" + r[0] + "' for a " +
                                (model ? "model graph" : "hint graph") +
-                               " (hint graphs: dump, normalize, schedule, tile, codegen, ...; "
+                               " (hint graphs: dump, normalize, schedule, groups, tile, codegen, ...; "
                                "model graphs: lower, check, fuse)");
   }
   pipeline::Input in = inputs::Import(opts.input);

@@ -232,7 +232,7 @@ class KernelWriter {
 
  public:
   // Whether the template synchronises all cores (a hard SyncAll over the GM workspace).
-  static bool SyncsAllCores(schedule::CaseKind kind) { return EntryOf(kind).workspace; }
+  static bool SyncsAllCores(schedule::CaseKind kind) { return schedule::SyncsAllCores(kind); }
 
  private:
   // Unaligned cases, once per kernel: the byte offsets of the Gather that drops the row padding
@@ -1802,7 +1802,7 @@ bool KernelSyncsAllCores(const Context& ctx) {
 }
 
 bool CaseSyncsAllCores(const schedule::ImplCase& c) {
-  return KernelWriter::SyncsAllCores(c.kind);
+  return schedule::SyncsAllCores(c.kind);
 }
 
 std::string KernelCaseFunctions(const Context& ctx) {

@@ -68,7 +68,7 @@ struct SuperContext {
     }
     char buf[17];
     std::snprintf(buf, sizeof buf, "%08llx", static_cast<unsigned long long>(h & 0xffffffffULL));
-    kernel = sp.name_prefix + buf;
+    kernel = sp.name.empty() ? std::string("autofused_super_") + buf : sp.name;
     for (const auto& b : sp.workspace_tensor_bytes) {
       for (const auto& v : b.FreeSymbols()) {
         if (std::find(symbols.begin(), symbols.end(), v) == symbols.end()) {
@@ -313,6 +313,28 @@ GeneratedKernel GenerateSuper(const SuperKernelSpec& spec, const TilingOptions& 
   k.files.push_back({sc.kernel + "_kernel.cc", KernelSourceOf(sc)});
   k.files.push_back({sc.kernel + "_tiling.cc", TilingSourceOf(sc)});
   AddCpuTranslationUnit(k);
+  return k;
+}
+
+GeneratedKernel GenerateGroups(const ir::Graph& hint, const schedule::GroupPartition& partition,
+                               const std::vector<GroupMember>& groups,
+                               const TilingOptions& tiling) {
+  SuperKernelSpec spec;
+  spec.num_buffers = partition.num_params;
+  spec.name = KernelName(hint);
+  for (const auto& w : partition.workspace)
+    spec.workspace_tensor_bytes.push_back(w.elements * sym::Expr(ir::DTypeBytes(w.dtype)));
+  for (const auto& g : groups)
+    spec.members.push_back({&g.group->graph, g.schedule, g.group->params, g.group->reads_workspace});
+  GeneratedKernel k = GenerateSuper(spec, tiling);
+  for (std::size_t i = 0; i < hint.nodes.size(); ++i) {
+    const ir::Node& n = hint.nodes[i];
+    if (n.type != "Data" && n.type != "Output") continue;
+    auto& list = n.type == "Data" ? k.input_nodes : k.output_nodes;
+    const auto at = static_cast<std::size_t>(n.IntAttr("index").value_or(0));
+    if (list.size() <= at) list.resize(at + 1, -1);
+    list[at] = static_cast<int>(i);
+  }
   return k;
 }
 

@@ -133,7 +133,7 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
     // GM workspace tensors; each group then takes the stages below (CompileGroups)
     if (schedule::GroupPartition part = schedule::PartitionGroups(k.hint); !part.groups.empty()) {
       Dump(options, "groups", schedule::DumpGroups(part));
-      CompileGroups(k, std::move(part), options, settings, times);
+      CompileGroups(k, part, options, settings, times);
       return;
     }
 

@@ -11,6 +11,7 @@
 #include "autofuse/frontend/fusion.h"
 #include "autofuse/frontend/lower.h"
 #include "autofuse/hw/profile.h"
+#include "autofuse/schedule/groups.h"
 #include "autofuse/ir/axis_algebra.h"
 #include "autofuse/ir/proto_io.h"
 #include "autofuse/ir/text.h"
@@ -152,6 +153,10 @@ bool ApplyHintStage(ir::Graph& g, const StageRun& r, std::string& out) {
   } else if (stage == "schedule") {
     out += ScheduleText(g);
     return false;
+  } else if (stage == "groups") {
+    const schedule::GroupPartition p = schedule::PartitionGroups(g);
+    out += p.groups.empty() ? "one group\n" : schedule::DumpGroups(p);
+    return false;
   } else if (stage == "tile") {
     out += TileText(g, r);
     return false;
@@ -232,7 +237,8 @@ std::vector<StageRun> RunLines(const std::string& text) {
 bool IsHintStage(const std::string& name) {
   static const std::set<std::string> names = {"dump",    "tile_split", "block_split", "merge",
                                               "reorder", "proto",      "validate",    "normalize",
-                                              "passes",  "schedule",   "tile",        "codegen"};
+                                              "passes",  "schedule",   "tile",        "codegen",
+                                              "groups"};
   return names.contains(name);
 }
 

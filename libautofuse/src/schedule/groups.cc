@@ -287,6 +287,56 @@ GroupPartition PartitionGroups(const ir::Graph& hint) {
   return Partitioner(hint).Run();
 }
 
+namespace {
+
+// Drops the cases whose template synchronises all cores (r_core): inside a launch the groups
+// share, the cores past such a case's block_dim would never reach its SyncAll.
+void DropCoreSyncCases(ScheduleResult& s, std::size_t group) {
+  const auto syncs = [](const ImplCase& c) { return SyncsAllCores(c.kind); };
+  if (std::none_of(s.cases.begin(), s.cases.end(), syncs)) return;
+  std::vector<int> new_index(s.cases.size(), -1);
+  std::vector<ImplCase> kept;
+  std::string dropped;
+  for (std::size_t c = 0; c < s.cases.size(); ++c) {
+    if (syncs(s.cases[c])) {
+      dropped += (dropped.empty() ? "" : ", ") + s.cases[c].name;
+      continue;
+    }
+    new_index[c] = static_cast<int>(kept.size());
+    kept.push_back(std::move(s.cases[c]));
+  }
+  s.cases = std::move(kept);
+  for (auto& t : s.templates) {
+    std::vector<int> cases;
+    for (const int c : t.cases)
+      if (new_index[static_cast<std::size_t>(c)] >= 0)
+        cases.push_back(new_index[static_cast<std::size_t>(c)]);
+    t.cases = std::move(cases);
+  }
+  const std::string g = "group " + std::to_string(group);
+  s.decisions.push_back({"groups", "GROUP_NO_CORE_SYNC",
+                         g + " does not offer " + dropped +
+                             ": a template that synchronises all cores cannot run inside a kernel "
+                             "whose launch the groups share"});
+  if (s.cases.empty()) {
+    throw ScheduleError("GROUP_NO_CORE_SYNC", g + " has only cases that synchronise all cores");
+  }
+}
+
+}  // namespace
+
+std::vector<ScheduleResult> ScheduleGroups(const GroupPartition& p, const hw::Profile& profile,
+                                           const ScheduleOptions& options,
+                                           const StageDump& dump) {
+  std::vector<ScheduleResult> out;
+  out.reserve(p.groups.size());
+  for (std::size_t q = 0; q < p.groups.size(); ++q) {
+    out.push_back(Schedule(p.groups[q].graph, profile, options, dump));
+    DropCoreSyncCases(out.back(), q);
+  }
+  return out;
+}
+
 std::string DumpGroups(const GroupPartition& p) {
   std::ostringstream o;
   for (std::size_t q = 0; q < p.groups.size(); ++q) {

@@ -384,6 +384,10 @@ void AddTemplates(ScheduleResult& r) {
   }
 }
 
+bool SyncsAllCores(CaseKind kind) {
+  return kind == CaseKind::kRCore;
+}
+
 std::string_view CaseKindName(CaseKind k) {
   switch (k) {
     case CaseKind::kElementwise:

@@ -96,10 +96,9 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
                    KernelStageTimes* times);
 
 // The stages for a multi-group kernel (called by CompileKernel when the partition has groups):
-// each group is scheduled (without the cases that synchronise all cores: a group runs inside a
-// shared launch, GROUP_NO_CORE_SYNC) and solved; codegen emits one kernel of the groups
-// (codegen::GenerateSuper with the workspace tensors), built as any kernel.
-void CompileGroups(Kernel& k, schedule::GroupPartition partition, const Options& options,
+// each group is scheduled (schedule::ScheduleGroups) and solved; codegen emits one kernel of the
+// groups (codegen::GenerateGroups), built as any kernel.
+void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const Options& options,
                    const KernelStageSettings& settings, KernelStageTimes* times);
 
 // The sum of the groups' chosen tilings' modeled cycles (the SyncAll barriers are not in it: see

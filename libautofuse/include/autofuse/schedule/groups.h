@@ -50,6 +50,14 @@ struct GroupPartition {
 // The partition of `hint` into groups; no groups when all its reductions remove the same axes.
 GroupPartition PartitionGroups(const ir::Graph& hint);
 
+// Schedules every group of `p` (schedule::Schedule on its graph), without the cases that
+// synchronise all cores (SyncsAllCores: the groups share one launch), recording
+// GROUP_NO_CORE_SYNC in the group's decisions. Throws ScheduleError as Schedule does, and
+// GROUP_NO_CORE_SYNC when a group has no other case.
+std::vector<ScheduleResult> ScheduleGroups(const GroupPartition& p, const hw::Profile& profile,
+                                           const ScheduleOptions& options = {},
+                                           const StageDump& dump = {});
+
 // The partition as text (the "groups" dump and golden tests): each group's reduced axes,
 // parameters and nodes, then the workspace tensors and decisions.
 std::string DumpGroups(const GroupPartition& p);

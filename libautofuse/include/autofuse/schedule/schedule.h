@@ -128,6 +128,10 @@ enum class CaseKind : std::uint8_t {
 // "elementwise", "all_load", "common", "r_core", "brc_inline", "unaligned", "concat",
 // "concat_gather"
 std::string_view CaseKindName(CaseKind k);
+// Whether cases of `kind` synchronise all cores themselves (r_core: a hard SyncAll over the GM
+// workspace between its two phases). Such a case cannot run inside a launch shared with other
+// work (a super kernel, a multi-group kernel): cores past its block_dim never reach the barrier.
+bool SyncsAllCores(CaseKind kind);
 
 // Whether cases of `kind` use buffer `b` (the unaligned template's scratch and offsets exist only
 // for its cases; every other buffer is shared by all cases).
