@@ -27,7 +27,7 @@ json Meta(int tid, const std::string& name, int order) {
 // kernel's, and one per pipe on tracks of their own. Returns its modelled duration (us).
 double AddSlices(const report::KernelReport& kr, const std::string& name, double t,
                  double us_per_cycle, int& tid, json& events) {
-const auto& c = kr.cases(kr.tiling().chosen_case());
+  const auto& c = kr.cases(kr.tiling().chosen_case());
   const double dur = c.modeled_cycles() * us_per_cycle;
   for (const auto& e : Meta(tid, name, tid))
     events.push_back(e);
@@ -105,14 +105,18 @@ std::string TraceJson(const report::CompileReport& r) {
         if (gr.after_sync_all()) {
           for (const auto& e : Meta(tid, kr.name() + " SyncAll", tid))
             events.push_back(e);
-          events.push_back({{"ph", "X"}, {"pid", 1}, {"tid", tid}, {"name", "SyncAll"},
-                            {"cat", "barrier"}, {"ts", t}, {"dur", hw::kSyncAllAssumptionUs},
+          events.push_back({{"ph", "X"},
+                            {"pid", 1},
+                            {"tid", tid},
+                            {"name", "SyncAll"},
+                            {"cat", "barrier"},
+                            {"ts", t},
+                            {"dur", hw::kSyncAllAssumptionUs},
                             {"args", {{"kernel", kr.name()}, {"source", "assumption"}}}});
           t += hw::kSyncAllAssumptionUs;
           ++tid;
         }
-        t += AddSlices(gr, kr.name() + " group " + std::to_string(g), t, us_per_cycle, tid,
-                       events);
+        t += AddSlices(gr, kr.name() + " group " + std::to_string(g), t, us_per_cycle, tid, events);
       }
       continue;
     }

@@ -365,6 +365,6 @@ EXPECT_FUSED = {
     "math_bitwise": ["bitwise_and", "bitwise_or", "bitwise_xor"],
     "transposed_output": ["exp", "sub"],
     # Reductions over different dims in one multi-group kernel (docs/schedule.md "Multi-group").
-    "softmax_colsum": ["_softmax", "sum"],
+    "softmax_colsum": ["amax", "exp", "sum", "div"],
     "norm_colsum": ["mean", "amax", "rsqrt"],  # fused; the transposed store is refused, not wrong
 }

@@ -2,8 +2,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <utility>
 
 #include "autofuse/inputs/grouping_summary.h"
@@ -68,21 +68,6 @@ json PgoJson(const att::PgoResult& r, const std::filesystem::path& file, const a
           {"file", file.string()}};
 }
 
-// "case 2 (name)", or for a multi-group kernel "groups: case 0 (name) | case 1 (name)".
-std::string ChosenCases(const pipeline::Kernel& k, const pipeline::RunResult& res) {
-  if (!k.MultiGroup()) {
-    return "case " + std::to_string(res.tiling_key) + " (" +
-           k.schedule.cases[static_cast<std::size_t>(res.tiling_key)].name + ")";
-  }
-  std::string s = std::to_string(k.groups.size()) + " groups:";
-  for (std::size_t i = 0; i < res.group_keys.size() && i < k.groups.size(); ++i) {
-    const auto c = static_cast<std::size_t>(res.group_keys[i]);
-    s += (i != 0u ? " |" : "") + std::string(" case ") + std::to_string(c) + " (" +
-         k.groups[i].schedule.cases[c].name + ")";
-  }
-  return s;
-}
-
 // "3 tiling cases", or "2 groups of 3 + 2 tiling cases".
 std::string CasesLine(const pipeline::Kernel& k) {
   if (!k.MultiGroup()) return std::to_string(k.schedule.cases.size()) + " tiling cases";
@@ -128,39 +113,39 @@ json DecisionJson(const schedule::ScheduleResult& sched, const att::TilingDecisi
   const auto& sol = t.solution;
   const auto solver = att::SolverOptionsFrom(o.flags, hw::GetProfile(o.soc));
   return {{"template", std::string(schedule::CaseKindName(c.kind))},
-            {"case", c.name},
-            {"indexed_name", c.indexed_name},
-            {"tiling_key", t.chosen},
-            {"block_dim", t.solution.block_dim},
-            {"tiles", tiles},
-            {"ub_bytes", t.solution.ub_bytes},
-            {"pipes",
-             {{"MTE2", sol.pipes[af_tiling::kPipeMte2]},
-              {"MTE3", sol.pipes[af_tiling::kPipeMte3]},
-              {"VEC", sol.pipes[af_tiling::kPipeVec]},
-              {"SCALAR", sol.pipes[af_tiling::kPipeScalar]}}},
-            {"head_cycles", sol.head},
-            {"cycles", sol.cost},
-            {"binding", af_tiling::BindingName(sol.binding)},
-            {"solver", att::AlgorithmName(solver.algorithm)},
-            {"solver_options",
-             {{"ub_threshold_percent", solver.ub_threshold * 100},
-              {"corenum_threshold_percent", solver.corenum_threshold * 100},
-              {"multicore_ub_tradeoff", solver.tradeoff != 0},
-              {"accuracy_level", solver.accuracy_level}}},
-            {"formulas", att::PipeFormulas(sched, t.chosen, solver.perf_version)},
-            {"model",
-             {{"mte2_bytes", sol.mte2_bytes},
-              {"mte3_bytes", sol.mte3_bytes},
-              {"vec_repeats", sol.vec_repeats}}},
-            {"traffic",
-             {{"model_mte2_bytes", sol.mte2_bytes},
-              {"compulsory_bytes", t.compulsory_bytes},
-              {"ratio", t.traffic.ratio},
-              {"loads", loads},
-              {"reasons", reasons}}},
-            {"solve_ns", t.solve_ns},
-            {"cases", cases}};
+          {"case", c.name},
+          {"indexed_name", c.indexed_name},
+          {"tiling_key", t.chosen},
+          {"block_dim", t.solution.block_dim},
+          {"tiles", tiles},
+          {"ub_bytes", t.solution.ub_bytes},
+          {"pipes",
+           {{"MTE2", sol.pipes[af_tiling::kPipeMte2]},
+            {"MTE3", sol.pipes[af_tiling::kPipeMte3]},
+            {"VEC", sol.pipes[af_tiling::kPipeVec]},
+            {"SCALAR", sol.pipes[af_tiling::kPipeScalar]}}},
+          {"head_cycles", sol.head},
+          {"cycles", sol.cost},
+          {"binding", af_tiling::BindingName(sol.binding)},
+          {"solver", att::AlgorithmName(solver.algorithm)},
+          {"solver_options",
+           {{"ub_threshold_percent", solver.ub_threshold * 100},
+            {"corenum_threshold_percent", solver.corenum_threshold * 100},
+            {"multicore_ub_tradeoff", solver.tradeoff != 0},
+            {"accuracy_level", solver.accuracy_level}}},
+          {"formulas", att::PipeFormulas(sched, t.chosen, solver.perf_version)},
+          {"model",
+           {{"mte2_bytes", sol.mte2_bytes},
+            {"mte3_bytes", sol.mte3_bytes},
+            {"vec_repeats", sol.vec_repeats}}},
+          {"traffic",
+           {{"model_mte2_bytes", sol.mte2_bytes},
+            {"compulsory_bytes", t.compulsory_bytes},
+            {"ratio", t.traffic.ratio},
+            {"loads", loads},
+            {"reasons", reasons}}},
+          {"solve_ns", t.solve_ns},
+          {"cases", cases}};
 }
 
 // A kernel's tiling: its decision, or for a multi-group kernel each group's (under "groups")
@@ -179,6 +164,7 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
   for (const auto& g : k.groups) {
     json gj = DecisionJson(g.schedule, *g.tiling, o);
     gj["graph"] = g.group.graph.name;
+    gj["kernel"] = name + "/g" + std::to_string(groups.size());
     gj["after_sync_all"] = g.group.reads_workspace;
     block_dim = std::max<std::int64_t>(block_dim, g.tiling->solution.block_dim);
     barriers += g.group.reads_workspace ? 1 : 0;
@@ -218,8 +204,8 @@ void PrintTile(const json& t) {
             << t["solver"].get<std::string>() << ", bound by " << t["binding"].get<std::string>()
             << "), traffic " << t["traffic"]["ratio"].get<double>() << "x compulsory\n";
   for (const auto& why : t["traffic"]["reasons"]) {
-    std::cout << "  " << why["code"].get<std::string>() << ": "
-              << why["message"].get<std::string>() << "\n";
+    std::cout << "  " << why["code"].get<std::string>() << ": " << why["message"].get<std::string>()
+              << "\n";
   }
   if (t.contains("pgo") && !t["pgo"]["top"].empty()) {
     const auto& p = t["pgo"];
@@ -309,10 +295,10 @@ int RunRun(const RunCmdOptions& opts) {
     if (opts.atol >= 0) ro.atol = opts.atol;
     if (opts.rtol >= 0) ro.rtol = opts.rtol;
     const auto res = pipeline::Run(k, o, ro);
-    std::cout << "kernel " << k.code.kernel_name << ": " << ChosenCases(k, res) << ", block_dim "
-              << res.block_dim
-              << ", MTE2 " << res.mte2_bytes << " B, MTE3 " << res.mte3_bytes << " B, "
-              << res.vec_repeats << " vector repeats, UB peak " << res.ub_peak_bytes << " B\n";
+    std::cout << "kernel " << k.code.kernel_name << ": " << pipeline::ChosenCases(k, res)
+              << ", block_dim " << res.block_dim << ", MTE2 " << res.mte2_bytes << " B, MTE3 "
+              << res.mte3_bytes << " B, " << res.vec_repeats << " vector repeats, UB peak "
+              << res.ub_peak_bytes << " B\n";
     std::cout << "model " << k.code.kernel_name << ": MTE2 " << res.model_mte2_bytes << " B, MTE3 "
               << res.model_mte3_bytes << " B, " << res.model_vec_repeats << " vector repeats\n";
     for (const auto& c : res.outputs) {

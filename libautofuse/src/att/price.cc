@@ -1,9 +1,9 @@
 // A hint graph's modeled time (see price.h).
 #include "autofuse/att/price.h"
 
-#include "autofuse/att/tiling.h"
 #include <set>
 
+#include "autofuse/att/tiling.h"
 #include "autofuse/schedule/groups.h"
 #include "autofuse/schedule/schedule.h"
 #include "autofuse/support/error.h"

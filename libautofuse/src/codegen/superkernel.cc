@@ -325,7 +325,8 @@ GeneratedKernel GenerateGroups(const ir::Graph& hint, const schedule::GroupParti
   for (const auto& w : partition.workspace)
     spec.workspace_tensor_bytes.push_back(w.elements * sym::Expr(ir::DTypeBytes(w.dtype)));
   for (const auto& g : groups)
-    spec.members.push_back({&g.group->graph, g.schedule, g.group->params, g.group->reads_workspace});
+    spec.members.push_back(
+        {&g.group->graph, g.schedule, g.group->params, g.group->reads_workspace});
   GeneratedKernel k = GenerateSuper(spec, tiling);
   for (std::size_t i = 0; i < hint.nodes.size(); ++i) {
     const ir::Node& n = hint.nodes[i];

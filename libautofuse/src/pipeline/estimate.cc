@@ -72,7 +72,8 @@ std::optional<double> KernelLaunchUs(const ir::Graph& hint, const Options& o,
   const att::KernelPrice p =
       att::PriceKernel(hint, o.bindings, profile, att::SolverOptionsFrom(o.flags, profile));
   // A multi-group kernel pays a SyncAll before each group that reads the workspace.
-  if (p.Priced()) return clock.Us(*p.cycles) + clock.launch_us + p.barriers * hw::kSyncAllAssumptionUs;
+  if (p.Priced())
+    return clock.Us(*p.cycles) + clock.launch_us + p.barriers * hw::kSyncAllAssumptionUs;
   if (!p.unbound.empty()) {
     unbound->insert(p.unbound.begin(), p.unbound.end());
     *why = "unbound sizes";

@@ -60,7 +60,8 @@ void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const O
     k.groups.push_back(std::move(g));
   }
   if (settings.pgo.enabled) {
-    Dump(options, "pgo", "multi-group kernel: no PGO search (each group takes the solver's choice)");
+    Dump(options, "pgo",
+         "multi-group kernel: no PGO search (each group takes the solver's choice)");
   }
 
   // ---- codegen: one kernel running the groups in order, a SyncAll before each group that

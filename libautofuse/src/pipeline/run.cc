@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "af_cpu/launch_abi.h"
-#include "autofuse/codegen/superkernel.h"
 #include "autofuse/att/pgo.h"
+#include "autofuse/codegen/superkernel.h"
 #include "autofuse/data/compare.h"
 #include "autofuse/data/npy.h"
 #include "autofuse/interp/interpreter.h"
@@ -108,9 +108,9 @@ void CheckGroupTilings(const Kernel& k, const Options& options,
     if (static_cast<int>(h.tiling_key) != d.chosen || h.block_dim != d.solution.block_dim) {
       throw std::runtime_error("group " + std::to_string(i) + ": generated tiling (case " +
                                std::to_string(h.tiling_key) + ", block_dim " +
-                               std::to_string(h.block_dim) + ") disagrees with the compiler (case " +
-                               std::to_string(d.chosen) + ", block_dim " +
-                               std::to_string(d.solution.block_dim) + ")");
+                               std::to_string(h.block_dim) +
+                               ") disagrees with the compiler (case " + std::to_string(d.chosen) +
+                               ", block_dim " + std::to_string(d.solution.block_dim) + ")");
     }
     res->group_keys.push_back(d.chosen);
     res->model_mte2_bytes += d.solution.mte2_bytes;
@@ -320,6 +320,22 @@ void Compare(const Kernel& k, const Options& options, const RunOptions& run,
 }
 
 }  // namespace
+
+std::string ChosenCases(const Kernel& k, const RunResult& res) {
+  if (!k.MultiGroup()) {
+    if (res.tiling_key < 0 || static_cast<std::size_t>(res.tiling_key) >= k.schedule.cases.size())
+      return "case " + std::to_string(res.tiling_key);
+    return "case " + std::to_string(res.tiling_key) + " (" +
+           k.schedule.cases[static_cast<std::size_t>(res.tiling_key)].name + ")";
+  }
+  std::string s = std::to_string(k.groups.size()) + " groups:";
+  for (std::size_t i = 0; i < res.group_keys.size() && i < k.groups.size(); ++i) {
+    const auto c = static_cast<std::size_t>(res.group_keys[i]);
+    s += (i != 0U ? " |" : "") + std::string(" case ") + std::to_string(c) + " (" +
+         k.groups[i].schedule.cases.at(c).name + ")";
+  }
+  return s;
+}
 
 RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   RequireBound(k, options);

@@ -11,7 +11,6 @@
 #include "autofuse/frontend/fusion.h"
 #include "autofuse/frontend/lower.h"
 #include "autofuse/hw/profile.h"
-#include "autofuse/schedule/groups.h"
 #include "autofuse/ir/axis_algebra.h"
 #include "autofuse/ir/proto_io.h"
 #include "autofuse/ir/text.h"
@@ -20,6 +19,7 @@
 #include "autofuse/pipeline/options.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/pipeline/superkernel.h"
+#include "autofuse/schedule/groups.h"
 #include "autofuse/schedule/schedule.h"
 #include "autofuse/support/error.h"
 
@@ -235,10 +235,9 @@ std::vector<StageRun> RunLines(const std::string& text) {
 }
 
 bool IsHintStage(const std::string& name) {
-  static const std::set<std::string> names = {"dump",    "tile_split", "block_split", "merge",
-                                              "reorder", "proto",      "validate",    "normalize",
-                                              "passes",  "schedule",   "tile",        "codegen",
-                                              "groups"};
+  static const std::set<std::string> names = {
+      "dump",      "tile_split", "block_split", "merge", "reorder", "proto", "validate",
+      "normalize", "passes",     "schedule",    "tile",  "codegen", "groups"};
   return names.contains(name);
 }
 

@@ -101,12 +101,12 @@ class Partitioner {
         masks_[q] = axes;
         first_[q] = n.name;
         if (q > 0) {
-          p_.decisions.push_back(
-              {"groups", "GROUP_REDUCE_AXES",
-               "reduction '" + n.name + "' removes " + AxesText(g_, axes) + ", group " +
-                   std::to_string(q - 1) + "'s reductions ('" + first_[q - 1] + "') remove " +
-                   AxesText(g_, masks_[q - 1]) + ": one loop nest cannot do both, so group " +
-                   std::to_string(q) + " starts here"});
+          p_.decisions.push_back({"groups", "GROUP_REDUCE_AXES",
+                                  "reduction '" + n.name + "' removes " + AxesText(g_, axes) +
+                                      ", group " + std::to_string(q - 1) + "'s reductions ('" +
+                                      first_[q - 1] + "') remove " + AxesText(g_, masks_[q - 1]) +
+                                      ": one loop nest cannot do both, so group " +
+                                      std::to_string(q) + " starts here"});
         }
       }
       phase_[i] = static_cast<int>(q);
@@ -255,10 +255,11 @@ class Partitioner {
         ++recomputed;
     }
     if (recomputed > 0) {
-      p_.decisions.push_back({"groups", "GROUP_RECOMPUTE", "group " + std::to_string(q) + " recomputes " +
-                                                     std::to_string(recomputed) +
-                                                     " elementwise node(s) it reads from its "
-                                                     "loads instead of reading them from GM"});
+      p_.decisions.push_back({"groups", "GROUP_RECOMPUTE",
+                              "group " + std::to_string(q) + " recomputes " +
+                                  std::to_string(recomputed) +
+                                  " elementwise node(s) it reads from its "
+                                  "loads instead of reading them from GM"});
     }
     return gg;
   }
@@ -326,8 +327,7 @@ void DropCoreSyncCases(ScheduleResult& s, std::size_t group) {
 }  // namespace
 
 std::vector<ScheduleResult> ScheduleGroups(const GroupPartition& p, const hw::Profile& profile,
-                                           const ScheduleOptions& options,
-                                           const StageDump& dump) {
+                                           const ScheduleOptions& options, const StageDump& dump) {
   std::vector<ScheduleResult> out;
   out.reserve(p.groups.size());
   for (std::size_t q = 0; q < p.groups.size(); ++q) {

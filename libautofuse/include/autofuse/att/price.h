@@ -17,7 +17,7 @@
 namespace af::att {
 
 struct KernelPrice {
-  std::optional<double> cycles;      // the chosen tiling's modeled cycles, when priced
+  std::optional<double> cycles;  // the chosen tiling's modeled cycles, when priced
   // A multi-group kernel (schedule/groups.h): `cycles` sums the groups' chosen tilings; each
   // barrier (a SyncAll before a group that reads the workspace) costs hw::kSyncAllAssumptionUs
   // more, which callers that turn cycles into time add.

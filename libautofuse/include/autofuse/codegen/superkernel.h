@@ -75,8 +75,7 @@ struct GroupMember {
 // workspace; the entry takes the hint graph's inputs and outputs (input_nodes/output_nodes are
 // its Data and Output nodes by index) and is named as a one-group kernel would be (KernelName).
 GeneratedKernel GenerateGroups(const ir::Graph& hint, const schedule::GroupPartition& partition,
-                               const std::vector<GroupMember>& groups,
-                               const TilingOptions& tiling);
+                               const std::vector<GroupMember>& groups, const TilingOptions& tiling);
 
 // Whether one tiling case's template synchronises all cores (r_core's hard SyncAll over the GM
 // workspace): such a case cannot run inside a super kernel or a multi-group kernel.

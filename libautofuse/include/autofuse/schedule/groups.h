@@ -4,7 +4,8 @@
 // workspaces, schedules each group with its own template and emits one kernel that runs the
 // groups one after another with a SyncAll between them. PartitionGroups is that partition:
 //   - every reduction gets a phase: the first phase at or after the phases of the reductions it
-//     reads whose reduced axes agree with its own (GROUP_REDUCE_AXES: a new phase, with the reason);
+//     reads whose reduced axes agree with its own (GROUP_REDUCE_AXES: a new phase, with the
+//     reason);
 //   - everything else (loads, elementwise, broadcasts) is recomputed in each phase that needs it
 //     (GROUP_RECOMPUTE), so only reduction results cross a phase boundary;
 //   - a reduction read by a later phase is stored to a GM workspace tensor in its own phase and
@@ -36,7 +37,7 @@ struct GroupGraph {
   // parameter it is (inputs by Data index, then outputs by Output index), or, from
   // num_params on, workspace tensor (p - num_params).
   std::vector<int> params;
-  bool reads_workspace = false;  // a SyncAll must come before it
+  bool reads_workspace = false;            // a SyncAll must come before it
   std::vector<std::int64_t> reduced_axes;  // axis ids its reductions remove (empty: none)
 };
 
