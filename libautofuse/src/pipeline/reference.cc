@@ -34,6 +34,21 @@ std::set<std::string> HalfComparisons(const ir::Graph& g) {
   return names;
 }
 
+// The names of the Casts from a float to an integer: in a graph that computes halves, the value
+// they truncate may differ between the runs by the half's rounding and straddle an integer (soak
+// seed 539: bf16 Ln -> fp32 -> int64, expected 1, got 0).
+std::set<std::string> FloatToIntCasts(const ir::Graph& g) {
+  std::set<std::string> names;
+  for (const auto& n : g.nodes) {
+    if (n.type != "Cast" || n.inputs.size() != 1 || n.outputs.empty()) continue;
+    const ir::InputRef in = n.inputs[0];
+    const ir::DType from = g.nodes[static_cast<std::size_t>(in.node)].outputs.at(in.output).dtype;
+    const ir::DType to = n.outputs[0].dtype;
+    if (ir::IsFloat(from) && !ir::IsFloat(to) && to != ir::DType::kBool) names.insert(n.name);
+  }
+  return names;
+}
+
 // The tolerance two half operands are a tie within: the graph's least precise half's.
 data::Tolerance TieTolerance(const ir::Graph& g) {
   ir::DType half = ir::DType::kFloat16;
@@ -62,6 +77,8 @@ References ComputeReferences(const ir::Graph& hint, const schedule::ScheduleOpti
   std::map<std::string, data::HostArray> outcome;
   interp::NodeHook keep;
   keep.nodes = HalfComparisons(hint);
+  const std::set<std::string> truncations = FloatToIntCasts(hint);
+  keep.nodes.insert(truncations.begin(), truncations.end());
   keep.fn = [&](const ir::Node& n, const std::vector<data::HostArray>&, data::HostArray& value) {
     outcome[n.name] = value;
   };
@@ -73,10 +90,19 @@ References ComputeReferences(const ir::Graph& hint, const schedule::ScheduleOpti
   settle.fn = [&](const ir::Node& n, const std::vector<data::HostArray>& in,
                   data::HostArray& value) {
     const auto it = outcome.find(n.name);
-    if (it == outcome.end() || it->second.shape != value.shape || in.size() != 2) return;
+    if (it == outcome.end() || it->second.shape != value.shape || in.empty()) return;
+    const bool truncation = truncations.contains(n.name);
     for (std::int64_t k = 0; k < value.numel(); ++k) {
       const std::int64_t want = it->second.GetAsInt(k);
       if (value.GetAsInt(k) == want) continue;
+      if (truncation) {  // a neighbouring integer, as CheckOutput allows an integer output
+        const double diff = std::fabs(static_cast<double>(value.GetAsInt(k) - want));
+        if (diff <= 1.0 + tol.rtol * std::fabs(static_cast<double>(want))) {
+          value.SetFromInt(k, want);
+          ++refs.settled_ties;
+        }
+        continue;
+      }
       const double a = in[0].GetAsDouble(k);
       const double b = in[1].GetAsDouble(k);
       if (std::fabs(a - b) <= tol.atol + tol.rtol * std::max(std::fabs(a), std::fabs(b))) {

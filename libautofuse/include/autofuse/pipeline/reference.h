@@ -5,8 +5,9 @@
 // other way in the kernel and flip a Where (soak seeds 607, 991, 1585). So the first reference is
 // the interpreter's run of schedule::PrecisionGraph (exactly the numbers the kernel computes);
 // the second is the per-step run of the hint graph, in which a comparison whose operands are
-// equal within the half's tolerance takes the first reference's outcome (a settled tie), kept as
-// a check that normalisation did not change what the graph means.
+// equal within the half's tolerance, or a float-to-integer Cast one integer off, takes the first
+// reference's outcome (a settled tie), kept as a check that normalisation did not change what the
+// graph means.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,9 @@ struct References {
 // `hint` itself with comparison ties settled. A tie: a two-operand comparison reading an fp16/bf16
 // value whose per-step operands a, b satisfy |a - b| <= atol + rtol * max(|a|, |b|) at the
 // tolerance of the graph's least precise half (data::DefaultTolerance, after a reduction when the
-// graph reduces) while its outcome differs from the precision graph's.
+// graph reduces) while its outcome differs from the precision graph's; and a Cast from a float to
+// an integer whose result is a neighbouring integer of the precision graph's (within 1 + the
+// half's rtol * |value|, as an integer output truncated from a half is compared).
 References ComputeReferences(const ir::Graph& hint, const schedule::ScheduleOptions& options,
                              const sym::Bindings& bindings,
                              const std::vector<data::HostArray>& inputs);
