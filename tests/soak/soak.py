@@ -18,7 +18,12 @@ uncoded exit 2, a timeout. A finding is shrunk (fewer ops, smaller sizes) and wr
 reproducer graph (`<out>/soak_<seed>.graph.txt`, its bindings and seed in the header) that
 tests/soak/regressions replays in ctest.
 
+A run past --timeout seconds (600) is killed with its children and is a finding that names the
+stage afc was in (`timeout after 600 s in stage: host compile`); it is not shrunk. Every 50 graphs
+the soak prints `soak: seeds A..B done` (in seed order), so a stopped soak resumes with --start.
+
 Usage: soak.py --afc PATH [--count N] [--start SEED] [--jobs J] [--out DIR] [--shapes K]
+               [--timeout S]
 """
 import argparse
 import concurrent.futures
@@ -358,25 +363,66 @@ def classify(rc, out):
     return "finding:exit-%d" % rc
 
 
+STAGE = re.compile(r"^afc stage: (.*)$", re.M)
+
+
+def descendants(root):
+    """The pids of every process below `root` (from /proc), children first."""
+    children = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [root]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
 def run_afc(afc, graph_path, sizes, seed, timeout=600):
+    """(rc, output) of `afc run`; rc 124 when it ran past `timeout` seconds: then afc and its
+    children (the host compiler) are killed and the output ends with the stage that ran out
+    (afc's AF_TRACE_STAGES markers, autofuse/support/stage_trace.h)."""
     cmd = [afc, "run", graph_path, "--bind", bind_text(sizes), "--seed", str(seed)]
+    env = dict(os.environ, AF_TRACE_STAGES="1")
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           errors="replace", timeout=timeout)
-        return p.returncode, p.stdout
-    except subprocess.TimeoutExpired:
-        return 124, "timeout after %d s" % timeout
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                             start_new_session=True)
     except OSError as e:  # afc missing or being rebuilt: a finding of the soak itself
         return 126, "cannot run %s: %s" % (afc, e)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        return p.returncode, out.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        # The host compiler leads a process group of its own (toolchain/process.cc): kill every
+        # descendant's group, then afc's, or an orphaned compiler keeps a core busy.
+        for pid in descendants(p.pid) + [p.pid]:
+            try:
+                os.killpg(pid, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+        out, _ = p.communicate()
+        text = out.decode("utf-8", "replace")
+        stages = STAGE.findall(text)
+        stage = stages[-1] if stages else "start of afc (no stage reached)"
+        return 124, text + "\ntimeout after %d s in stage: %s" % (timeout, stage)
 
 
-def run_graph(afc, spec, name, binds, workdir):
+def run_graph(afc, spec, name, binds, workdir, timeout=600):
     path = os.path.join(workdir, name + ".graph.txt")
     with open(path, "w") as f:
         f.write(Renderer(spec, name).render())
     results = []
     for j, sizes in enumerate(binds):
-        rc, out = run_afc(afc, path, sizes, j + 1)
+        rc, out = run_afc(afc, path, sizes, j + 1, timeout)
         cls = "finding:timeout" if rc == 124 else classify(rc, out)
         results.append((sizes, j + 1, cls, out))
         if cls == "refused":
@@ -470,13 +516,13 @@ def shrink(afc, spec, sizes, seed, cls, workdir, budget_s=600):
     return spec, sizes
 
 
-def write_repro(out_dir, seed, spec, sizes, run_seed, cls, output):
+def write_repro(out_dir, seed, spec, sizes, run_seed, cls, output, shrunk=True):
     os.makedirs(out_dir, exist_ok=True)
     name = "soak_%d" % seed
     text = Renderer(spec, name).render()
     tail = [l for l in output.strip().splitlines() if l.strip()][-3:]
-    header = "# soak finding (%s), graph seed %d, shrunk\n# bind: %s\n# seed: %d\n" % (
-        cls, seed, bind_text(sizes), run_seed)
+    header = "# soak finding (%s), graph seed %d, %s\n# bind: %s\n# seed: %d\n" % (
+        cls, seed, "shrunk" if shrunk else "not shrunk", bind_text(sizes), run_seed)
     header += "".join("# was: %s\n" % l[:200] for l in tail)
     path = os.path.join(out_dir, name + ".graph.txt")
     with open(path, "w") as f:
@@ -491,15 +537,18 @@ def soak_one(args, seed, workdir):
         Renderer(spec, name).render()
     except (ValueError, IndexError, KeyError) as e:
         return seed, [("-", 0, "generator-error", str(e))], None
-    results = run_graph(args.afc, spec, name, make_binds(seed, spec["rank"], args.shapes), workdir)
+    results = run_graph(args.afc, spec, name, make_binds(seed, spec["rank"], args.shapes), workdir,
+                        args.timeout)
     repro = None
     for sizes, run_seed, cls, out in results:
         if cls.startswith("finding"):
-            if args.shrink:
+            # A timeout is not shrunk: each try could take the whole limit again.
+            shrunk = args.shrink and cls != "finding:timeout"
+            if shrunk:
                 sspec, ssizes = shrink(args.afc, spec, sizes, run_seed, cls, workdir)
             else:
                 sspec, ssizes = spec, sizes
-            repro = write_repro(args.out, seed, sspec, ssizes, run_seed, cls, out)
+            repro = write_repro(args.out, seed, sspec, ssizes, run_seed, cls, out, shrunk)
             break
     return seed, results, repro
 
@@ -513,6 +562,8 @@ def main():
     ap.add_argument("--shapes", type=int, default=3, help="bindings per graph")
     ap.add_argument("--out", default="soak-findings")
     ap.add_argument("--no-shrink", dest="shrink", action="store_false")
+    ap.add_argument("--timeout", type=int, default=600,
+                    help="seconds one afc run may take; past it: a timeout finding naming the stage")
     ap.add_argument("--print-graph", type=int, help="print the graph of this seed and exit")
     args = ap.parse_args()
     if args.print_graph is not None:
@@ -544,6 +595,9 @@ def main():
                 if repro:
                     findings.append(repro)
                     print("  reproducer:", repro, flush=True)
+                if (seed - args.start + 1) % 50 == 0:
+                    print("soak: seeds %d..%d done, %.0f s" % (args.start, seed, time.time() - t0),
+                          flush=True)
     n = args.count
     runs = sum(counts.values())
     print("soak: %d graphs (seeds %d..%d), %d runs in %.0f s: %s" % (

@@ -307,6 +307,10 @@ int RunRun(const RunCmdOptions& opts) {
                     summary.empty() ? "" : "; ", c.name.c_str(), c.max_abs, c.max_rel, c.atol,
                     c.rtol);
       summary += buf;
+      if (c.per_step_checked && !c.per_step_ok) {
+        std::snprintf(buf, sizeof buf, " per_step_max_abs=%.3g", c.per_step_max_abs);
+        summary += buf;
+      }
       if (!c.ok) std::cout << "  " << c.name << ": " << c.message << "\n";
     }
     all_ok = all_ok && res.ok;

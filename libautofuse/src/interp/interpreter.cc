@@ -201,7 +201,8 @@ class Run {
     return out;
   }
 
-  std::vector<data::HostArray> Execute(const std::vector<data::HostArray>& inputs) {
+  std::vector<data::HostArray> Execute(const std::vector<data::HostArray>& inputs,
+                                       const NodeHook* hook = nullptr) {
     CheckInputs(inputs);
     const std::size_t n = g_.nodes.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -240,7 +241,10 @@ class Run {
 
     for (int idx : order) {
       const ir::Node& node = g_.nodes[static_cast<std::size_t>(idx)];
-      Guard(node, [&] { Step(idx, node); });
+      Guard(node, [&] {
+        Step(idx, node);
+        if (hook != nullptr && hook->fn && hook->nodes.contains(node.name)) Hook(idx, node, *hook);
+      });
       for (const auto& in : node.inputs) {
         if (--remaining_[static_cast<std::size_t>(in.node)] == 0) {
           values_[static_cast<std::size_t>(in.node)].clear();
@@ -251,6 +255,49 @@ class Run {
   }
 
  private:
+  // A dense host array of `v` read through `strides` over `shape` (a broadcast view of v).
+  static data::HostArray ToArray(const Value& v, const std::vector<std::int64_t>& shape,
+                                 const std::vector<std::int64_t>& strides) {
+    data::HostArray a = data::Zeros(v.dtype, shape);
+    detail::StridedCounter<1> c(shape, {&strides}, {0});
+    for (std::int64_t k = 0; k < a.numel(); ++k) {
+      const std::int64_t o = c.offsets()[0];
+      if (v.is_float) {
+        a.SetFromDouble(k, v.f[static_cast<std::size_t>(o)]);
+      } else {
+        a.SetFromInt(k, v.i[static_cast<std::size_t>(o)]);
+      }
+      c.Next();
+    }
+    return a;
+  }
+
+  // NodeHook: hands output 0 of node idx and its broadcast inputs to the hook, takes it back.
+  void Hook(int idx, const ir::Node& n, const NodeHook& hook) {
+    auto& slot = values_[static_cast<std::size_t>(idx)].at(0);
+    if (slot == nullptr) return;
+    const std::vector<std::int64_t> shape = slot->shape;
+    std::vector<data::HostArray> ins;
+    for (std::size_t s = 0; s < n.inputs.size(); ++s) {
+      const Value& x = In(n, s);
+      ins.push_back(ToArray(x, shape, detail::BroadcastStrides(x.shape, shape, "hooked input")));
+    }
+    data::HostArray value = ToArray(*slot, shape, detail::DenseStrides(shape));
+    hook.fn(n, ins, value);
+    if (value.dtype != slot->dtype || value.shape != shape) {
+      throw EvalError("a NodeHook changed the value's dtype or shape");
+    }
+    auto changed = std::make_shared<Value>(detail::MakeValue(slot->dtype, shape));
+    for (std::int64_t k = 0; k < changed->numel(); ++k) {
+      if (changed->is_float) {
+        changed->PutDouble(k, value.GetAsDouble(k));
+      } else {
+        changed->PutInt(k, value.GetAsInt(k));
+      }
+    }
+    slot = std::move(changed);
+  }
+
   // Runs `f`, turning node-level errors into InputErrors that name the node.
   template <typename F>
   void Guard(const ir::Node& n, F&& f) const {
@@ -694,6 +741,12 @@ std::vector<TensorSpec> OutputShapes(const ir::Graph& g, const sym::Bindings& b)
 std::vector<data::HostArray> Interpret(const ir::Graph& g, const sym::Bindings& b,
                                        const std::vector<data::HostArray>& inputs) {
   return Run(g, b).Execute(inputs);
+}
+
+std::vector<data::HostArray> Interpret(const ir::Graph& g, const sym::Bindings& b,
+                                       const std::vector<data::HostArray>& inputs,
+                                       const NodeHook& hook) {
+  return Run(g, b).Execute(inputs, &hook);
 }
 
 }  // namespace af::interp

@@ -12,6 +12,7 @@
 
 #include "autofuse/ir/text.h"
 #include "autofuse/support/error.h"
+#include "autofuse/support/stage_trace.h"
 
 namespace af::pipeline {
 namespace {
@@ -167,9 +168,12 @@ CompileResult Compile(Input in, const Options& options) {
   MarkSameKernels(r.kernels);
   Options staged = options;
   staged.build = false;
-  for (auto& k : r.kernels)
+  for (auto& k : r.kernels) {
+    TraceStage("schedule, tiling, codegen of " + k.hint.name);
     if (k.same_as < 0) CompileKernel(k, staged, settings, &times);
+  }
   if (options.build) {
+    TraceStage("host compile");
     const auto t1 = Clock::now();
     BuildKernels(r.kernels, options, &r.counts);
     times.compile = MsSince(t1);

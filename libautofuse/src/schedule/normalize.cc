@@ -1235,6 +1235,15 @@ std::vector<std::string_view> NormalizePassNames() {
   return names;
 }
 
+Graph PrecisionGraph(const Graph& hint, const ScheduleOptions& options) {
+  Graph g = hint;
+  std::vector<Decision> decisions;  // the schedule records them; here they are not needed
+  LogicalReductionsAsFloat(g, &decisions);
+  if (options.upcast_half) Upcast(g, &decisions, options.keep_precision);
+  SplitCasts(g, &decisions);
+  return g;
+}
+
 Graph Normalize(const Graph& hint, const ScheduleOptions& options, std::vector<Decision>* d,
                 const StageDump& dump) {
   const auto diags = ir::Validate(hint);

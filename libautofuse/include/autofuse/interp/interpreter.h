@@ -74,6 +74,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -99,5 +101,19 @@ std::vector<TensorSpec> OutputShapes(const ir::Graph& g, const sym::Bindings& b)
 // Runs the graph; inputs[k] feeds the Data node of index k, result[k] is Output k.
 std::vector<data::HostArray> Interpret(const ir::Graph& g, const sym::Bindings& b,
                                        const std::vector<data::HostArray>& inputs);
+
+// A look at (and a say in) the values of chosen nodes: after the interpreter computes output 0 of
+// a node named in `nodes`, it calls `fn` with the node, its inputs' values broadcast to the
+// value's shape (in their own dtypes) and the value, which `fn` may change in place (keeping its
+// shape and dtype). pipeline/reference.cc uses it to read and settle comparison outcomes.
+struct NodeHook {
+  std::set<std::string> nodes;
+  std::function<void(const ir::Node& node, const std::vector<data::HostArray>& inputs,
+                     data::HostArray& value)>
+      fn;
+};
+std::vector<data::HostArray> Interpret(const ir::Graph& g, const sym::Bindings& b,
+                                       const std::vector<data::HostArray>& inputs,
+                                       const NodeHook& hook);
 
 }  // namespace af::interp

@@ -23,13 +23,22 @@ struct OutputCheck {
   double atol = 0;
   double rtol = 0;
   std::string message;
+  // The second check of a float output against the per-step reference (pipeline/reference.h),
+  // when the precision passes change the graph; `ok` includes it.
+  bool per_step_checked = false;
+  bool per_step_ok = true;
+  double per_step_max_abs = 0;
 };
 
 struct RunResult {
   bool ok = false;
   std::vector<OutputCheck> outputs;
   std::vector<data::HostArray> actual;
-  std::vector<data::HostArray> expected;
+  std::vector<data::HostArray> expected;  // the normalized reference's (or the given) outputs
+  // The per-step reference's outputs with ties settled (empty: given expectations, or a graph
+  // the precision passes leave as it is), and how many comparison elements were settled.
+  std::vector<data::HostArray> per_step;
+  std::int64_t settled_ties = 0;
   std::uint32_t block_dim = 0;
   int tiling_key = -1;          // -1 for a multi-group kernel: see group_keys
   std::vector<int> group_keys;  // a multi-group kernel: each group's tiling case

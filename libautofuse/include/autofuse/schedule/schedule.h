@@ -245,6 +245,14 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
 // The same with the default options.
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile, const StageDump& dump);
 
+// The hint graph after only the normalisation passes that change the numbers a kernel computes:
+// logical reductions in fp32, fp16/bf16 computed in fp32 with the casts the schedule inserts
+// (ROUND_BEFORE_CAST, ROUND_BEFORE_INT_CAST), cast chains and casts to bool as x != 0. Views, node
+// order and the names of the graph's nodes are kept, so the reference interpreter runs it on the
+// hint graph's inputs and its outputs are what the generated kernel computes (pipeline/run.cc
+// checks the kernel against it). Throws ScheduleError where Schedule would (UNSUPPORTED_CAST).
+ir::Graph PrecisionGraph(const ir::Graph& hint, const ScheduleOptions& options = {});
+
 // Dims along which a tensor's block has extent 1 (repeat 1: broadcast operands, reduce results),
 // bit j for the tensor's j-th repeat (the schedule's dims).
 std::uint32_t OneMask(const ir::Tensor& t);
