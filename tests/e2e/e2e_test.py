@@ -452,6 +452,32 @@ def _special_sum(x):
     return sum(f(t) for f in fns).numpy().astype(np.float32)
 
 
+def argmax_input(rng, shape, dtype):
+    """Few distinct values (many ties), NaN in every fifth row (at a random place, sometimes
+    twice), and a few rows of one constant value (every element ties)."""
+    x = rng.integers(-3, 4, size=shape).astype(np.float32) * np.float32(0.5)
+    rows = x.reshape(-1, shape[-1])
+    nan_rows = rows[::5]
+    nan_rows[np.arange(nan_rows.shape[0]), rng.integers(0, shape[-1], nan_rows.shape[0])] = np.nan
+    nan_rows[::2, -1] = np.nan
+    rows[1::5] = 1.5
+    rows[::5] = nan_rows
+    return rows.reshape(shape).astype(dtype)
+
+
+def case_argmax_ar(rng, b):
+    x = argmax_input(rng, (b["s0"], b["s1"]), np.float32)
+    return [x], [np.argmax(x, axis=1).reshape(b["s0"], 1).astype(np.int64)]
+
+
+def case_argmax_max_fp16(rng, b):
+    shape = (b["s0"], b["s1"], b["s2"])
+    x = argmax_input(rng, shape, np.float16)
+    out = shape[:2] + (1,)
+    return [x], [np.argmax(x, axis=2).reshape(out).astype(np.int32),
+                 np.max(x, axis=2).reshape(out).astype(np.float16)]
+
+
 # The decode shape of the seeds' measurement (128, 4096) last: the unrolled common case reads
 # every input once there (docs/schedule.md, "Unrolling a reused dim").
 SHAPES_HC_POST = [{"s0": 1, "s1": 1}, {"s0": 3, "s1": 37}, {"s0": 2, "s1": 5001},
@@ -536,6 +562,10 @@ CASES = {
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 3, "s2": 8}, {"s0": 1000, "s1": 5, "s2": 2},
         {"s0": 3, "s1": 1001, "s2": 64}]),
     "split_rows": (case_split_rows, SHAPES_PIECES),
+    "argmax_ar": (case_argmax_ar, SHAPES_AR[:4] + [{"s0": 3, "s1": 200003}] + SHAPES_AR[5:]),
+    "argmax_max_fp16": (case_argmax_max_fp16, SHAPES_ARA[:2] + [
+        {"s0": 2, "s1": 3, "s2": 70001}, {"s0": 3001, "s1": 2, "s2": 17},
+        {"s0": 1, "s1": 1, "s2": 65537}]),
     "math_unary": (case_math_unary, SHAPES_2D[:6]),
     "math_binary": (case_math_binary, SHAPES_2D[:6]),
     "concat_int32": (case_concat_int32, [

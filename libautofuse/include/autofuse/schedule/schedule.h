@@ -194,6 +194,7 @@ struct WorkBuffers {
   std::optional<int> concat_staging;  // the gather concat's side-by-side rows
   std::optional<int> concat_offsets;  // its Gather offsets
   std::optional<int> math_tmp;        // the math set's work tensor (ir/math_lowering.h)
+  std::optional<int> argmax_tmp;      // ArgMax: ReduceMax's sharedTmpBuffer (one input block)
 };
 
 // Parts: the dim (index into ScheduleResult::dims) along which some tensors have an extent of
