@@ -105,10 +105,19 @@ std::string TileText(const ir::Graph& g, const StageRun& run) {
 std::string CodegenText(const ir::Graph& g) {
   try {
     const hw::Profile& profile = hw::GetProfile(kSoc);
-    const auto s = schedule::Schedule(g, profile);
     Options o;
     o.soc = kSoc;
-    const auto code = codegen::Generate(g, s, TilingOptionsFrom(o, profile));
+    codegen::GeneratedKernel code;
+    if (const auto part = schedule::PartitionGroups(g); !part.groups.empty()) {
+      // A multi-group kernel: its groups' schedules, one kernel (docs/schedule.md).
+      const auto scheds = schedule::ScheduleGroups(part, profile);
+      std::vector<codegen::GroupMember> members;
+      for (std::size_t q = 0; q < scheds.size(); ++q)
+        members.push_back({&part.groups[q], &scheds[q]});
+      code = codegen::GenerateGroups(g, part, members, TilingOptionsFrom(o, profile));
+    } else {
+      code = codegen::Generate(g, schedule::Schedule(g, profile), TilingOptionsFrom(o, profile));
+    }
     std::string out;
     for (const auto& f : code.files)
       out += "// ---- " + f.name + "\n" + f.text;
