@@ -1,6 +1,7 @@
 // The modelled timeline as trace events (see trace.h).
 #include "autofuse/exporters/trace.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "autofuse/frontend/device_facts.h"
@@ -22,6 +23,55 @@ json Meta(int tid, const std::string& name, int order) {
         {"args", {{"sort_index", order}}}}});
 }
 
+// The slices of one scheduled kernel (or one group of a multi-group kernel) from time t: the
+// kernel's, and one per pipe on tracks of their own. Returns its modelled duration (us).
+double AddSlices(const report::KernelReport& kr, const std::string& name, double t,
+                 double us_per_cycle, int& tid, json& events) {
+  const auto& c = kr.cases(kr.tiling().chosen_case());
+  const double dur = c.modeled_cycles() * us_per_cycle;
+  for (const auto& e : Meta(tid, name, tid))
+    events.push_back(e);
+  events.push_back({{"ph", "X"},
+                    {"pid", 1},
+                    {"tid", tid},
+                    {"name", name},
+                    {"cat", "kernel"},
+                    {"ts", t},
+                    {"dur", dur},
+                    {"args",
+                     {{"case", c.name()},
+                      {"block_dim", c.block_dim()},
+                      {"ub_bytes", c.ub_bytes()},
+                      {"cycles", c.modeled_cycles()},
+                      {"binding", c.binding()}}}});
+  const std::pair<const char*, double> pipes[] = {{"MTE2", c.mte2_cycles()},
+                                                  {"MTE3", c.mte3_cycles()},
+                                                  {"VEC", c.vec_cycles()},
+                                                  {"SCALAR", c.scalar_cycles()}};
+  const int kernel_tid = tid++;
+  for (const auto& [pipe, cycles] : pipes) {
+    for (const auto& e : Meta(tid, name + " " + pipe, tid))
+      events.push_back(e);
+    events.push_back(
+        {{"ph", "X"},
+         {"pid", 1},
+         {"tid", tid},
+         {"name", pipe},
+         {"cat", "pipe"},
+         {"ts", t},
+         {"dur", cycles * us_per_cycle},
+         {"args", {{"kernel", name}, {"cycles", cycles}, {"kernel_tid", kernel_tid}}}});
+    ++tid;
+  }
+  return dur;
+}
+
+// Whether the entry has a tiling whose chosen case it lists.
+bool Tiled(const report::KernelReport& kr) {
+  return kr.has_tiling() && kr.tiling().chosen_case() >= 0 &&
+         kr.tiling().chosen_case() < kr.cases_size();
+}
+
 }  // namespace
 
 std::string TraceJson(const report::CompileReport& r) {
@@ -38,51 +88,39 @@ std::string TraceJson(const report::CompileReport& r) {
   int tid = 1;
   for (int k = 0; k < r.kernels_size(); ++k) {
     const auto& kr = r.kernels(k);
-    if (!kr.has_tiling() || kr.tiling().chosen_case() < 0 ||
-        kr.tiling().chosen_case() >= kr.cases_size()) {
+    const bool groups_tiled =
+        kr.groups_size() > 0 && std::all_of(kr.groups().begin(), kr.groups().end(), Tiled);
+    if (!Tiled(kr) && !groups_tiled) {
       skipped.push_back(
           {{"kernel", kr.name()},
            {"reason", kr.error().empty() ? "no tiling (bind every size symbol)" : kr.error()}});
       continue;
     }
-    const auto& c = kr.cases(kr.tiling().chosen_case());
     t += facts.launch_us;  // the launch gap before every kernel
-    const double dur = c.modeled_cycles() * us_per_cycle;
-    for (const auto& e : Meta(tid, kr.name(), tid))
-      events.push_back(e);
-    events.push_back({{"ph", "X"},
-                      {"pid", 1},
-                      {"tid", tid},
-                      {"name", kr.name()},
-                      {"cat", "kernel"},
-                      {"ts", t},
-                      {"dur", dur},
-                      {"args",
-                       {{"case", c.name()},
-                        {"block_dim", c.block_dim()},
-                        {"ub_bytes", c.ub_bytes()},
-                        {"cycles", c.modeled_cycles()},
-                        {"binding", c.binding()}}}});
-    const std::pair<const char*, double> pipes[] = {{"MTE2", c.mte2_cycles()},
-                                                    {"MTE3", c.mte3_cycles()},
-                                                    {"VEC", c.vec_cycles()},
-                                                    {"SCALAR", c.scalar_cycles()}};
-    const int kernel_tid = tid++;
-    for (const auto& [pipe, cycles] : pipes) {
-      for (const auto& e : Meta(tid, kr.name() + " " + pipe, tid))
-        events.push_back(e);
-      events.push_back(
-          {{"ph", "X"},
-           {"pid", 1},
-           {"tid", tid},
-           {"name", pipe},
-           {"cat", "pipe"},
-           {"ts", t},
-           {"dur", cycles * us_per_cycle},
-           {"args", {{"kernel", kr.name()}, {"cycles", cycles}, {"kernel_tid", kernel_tid}}}});
-      ++tid;
+    if (kr.groups_size() > 0) {
+      // A multi-group kernel: its groups one after another in one launch, a SyncAll (an
+      // assumption, hw::kSyncAllAssumptionUs) before each group that reads the workspace.
+      for (int g = 0; g < kr.groups_size(); ++g) {
+        const auto& gr = kr.groups(g);
+        if (gr.after_sync_all()) {
+          for (const auto& e : Meta(tid, kr.name() + " SyncAll", tid))
+            events.push_back(e);
+          events.push_back({{"ph", "X"},
+                            {"pid", 1},
+                            {"tid", tid},
+                            {"name", "SyncAll"},
+                            {"cat", "barrier"},
+                            {"ts", t},
+                            {"dur", hw::kSyncAllAssumptionUs},
+                            {"args", {{"kernel", kr.name()}, {"source", "assumption"}}}});
+          t += hw::kSyncAllAssumptionUs;
+          ++tid;
+        }
+        t += AddSlices(gr, kr.name() + " group " + std::to_string(g), t, us_per_cycle, tid, events);
+      }
+      continue;
     }
-    t += dur;
+    t += AddSlices(kr, kr.name(), t, us_per_cycle, tid, events);
   }
   json out = {{"traceEvents", events},
               {"displayTimeUnit", "ns"},

@@ -8,6 +8,7 @@
 #include "autofuse/att/tiling.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/schedule/schedule.h"
+#include "e2e_units.h"
 #include "fixtures.h"
 
 namespace {
@@ -87,12 +88,10 @@ const TestGraphCases& PreparedTestGraphs() {
   static const TestGraphCases prepared = [] {
     TestGraphCases t;
     const auto& profile = af::hw::GetProfile("ascend910b");
-    for (const auto& path :
-         af::test::FilesUnder(af::test::SourceDir() / "tests" / "e2e" / "graphs", {".graph.txt"})) {
-      const auto file = af::ir::LoadGraphFile(path.string());
-      auto s = af::schedule::Schedule(file.graphs.at(0).graph, profile);
+    for (const auto& unit : af::test::E2eUnits()) {  // multi-group graphs: each group
+      auto s = af::test::ScheduleE2eUnit(unit, profile);
       static std::vector<af::schedule::ScheduleResult> keep;
-      keep.reserve(64);
+      keep.reserve(256);
       keep.push_back(std::move(s));
       const auto& sched = keep.back();
       const auto syms = af::att::KernelSymbols(sched);

@@ -30,6 +30,7 @@
 #include "autofuse/att/tiling.h"
 #include "autofuse/ir/load.h"
 #include "autofuse/schedule/schedule.h"
+#include "e2e_units.h"
 #include "fixtures.h"
 
 namespace {
@@ -217,9 +218,7 @@ int main(int argc, char** argv) {
   exhaustive.algorithm = af_tiling::kExhaustive;
   af_tiling::SolverOptions heuristic = base;
   heuristic.algorithm = af_tiling::kHeuristic;
-  const auto graphs =
-      af::test::FilesUnder(af::test::SourceDir() / "tests" / "e2e" / "graphs", {".graph.txt"});
-  std::mt19937_64 rng(12345);
+  const auto graphs = af::test::E2eUnits();  // multi-group graphs: each group
   std::vector<GraphStats> stats;
   int total = 0;
   int within = 0;
@@ -229,13 +228,17 @@ int main(int argc, char** argv) {
   std::vector<double> all_case_ns;
   std::vector<double> all_kernel_ns;
   PgoStats pgo_stats[2] = {{"core_select", false}, {"pruning", true}};
-  for (const auto& path : graphs) {
-    const auto file = af::ir::LoadGraphFile(path.string());
-    const auto s = af::schedule::Schedule(file.graphs.at(0).graph, profile);
+  for (const auto& unit : graphs) {
+    // Each graph draws its shapes from a generator of its own, seeded by its name (FNV-1a), so a
+    // graph added to tests/e2e/graphs leaves every other graph's shapes as they were.
+    std::uint64_t seed = 1469598103934665603ULL;
+    for (const unsigned char ch : unit)
+      seed = (seed ^ ch) * 1099511628211ULL;
+    std::mt19937_64 rng(seed);
+    const auto s = af::test::ScheduleE2eUnit(unit, profile);
     const auto syms = af::att::KernelSymbols(s);
     GraphStats g;
-    g.name = path.filename().string();
-    g.name = g.name.substr(0, g.name.find('.'));
+    g.name = unit;
     const std::int64_t cap = syms.size() >= 3 ? 60 : syms.size() == 2 ? 2000 : 100000;
     const auto structured = StructuredShapes(syms.size());
     const int n_all = n_shapes + static_cast<int>(structured.size());

@@ -41,8 +41,8 @@ TEST(AfcOps, A2ListsEveryV1OpAndDecisionsForThe950Set) {
   EXPECT_EQ(ops.at("LeakyRelu")["attrs"], Json::array({"negative_slope"}));
   EXPECT_EQ(ops.at("Sin")["status"], "decision");
   EXPECT_EQ(ops.at("Sin")["reason"], "AUTOFUSE_V1_UNREGISTERED");
-  EXPECT_EQ(ops.at("ArgMax")["status"], "refused");
-  EXPECT_EQ(ops.at("ArgMax")["reason"], "ARGMAX_CODEGEN");
+  EXPECT_EQ(ops.at("ArgMax")["status"], "supported");  // all_load and common (issue 22)
+  EXPECT_EQ(ops.at("ArgMaxMultiRPhase1")["reason"], "ARGMAX_MULTI_PHASE");
   EXPECT_EQ(ops.at("FlashSoftmax")["reason"], "FLASH_SOFTMAX");
   EXPECT_EQ(ops.at("Isnan")["output_dtype"], "bool");
   EXPECT_EQ(ops.at("MaskedFill")["inputs"], Json::array({"x", "mask", "value"}));
@@ -60,7 +60,8 @@ TEST(AfcOps, A950ListsTheMathSetWithoutDecisions) {
   }
   EXPECT_GE(math, 50);
   EXPECT_EQ(ops.at("Sin")["status"], "supported");
-  EXPECT_EQ(ops.at("ArgMax")["reason"], "ARGMAX_CODEGEN");  // V1-only, and not lowered
+  EXPECT_EQ(ops.at("ArgMax")["status"], "decision");  // V1-only in AutoFuse
+  EXPECT_EQ(ops.at("ArgMax")["reason"], "AUTOFUSE_V2_UNREGISTERED");
 }
 
 TEST(AfcOps, TextFormAndBadSoc) {

@@ -154,6 +154,22 @@ def case_softmax_fp16(rng, b):
     return [x], [(e / e.sum(axis=1, keepdims=True)).astype(np.float16)]
 
 
+def case_groups_rowcol(rng, b):
+    # Multi-group: row means (a row group), then column sums of the centred rows (a column group).
+    x = rnd(rng, (b["s0"], b["s1"]))
+    v = f64(x)
+    return [x], [(v - v.mean(axis=1, keepdims=True)).sum(axis=0, keepdims=True).astype(np.float32)]
+
+
+def case_groups_softmax_colsum(rng, b):
+    # Multi-group: softmax over the rows, then the column sums of the probabilities.
+    x = rnd(rng, (b["s0"], b["s1"]), -4, 4)
+    v = f64(x)
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    return [x], [p.astype(np.float32), p.sum(axis=0, keepdims=True).astype(np.float32)]
+
+
 def case_layernorm_bf16(rng, b):
     x = bf16_round(rnd(rng, (b["s0"], b["s1"])))
     g = rnd(rng, (1, b["s1"]), 0.5, 1.5)
@@ -324,6 +340,11 @@ SHAPES_CAT3 = [
 SHAPES_AR = [
     {"s0": 1, "s1": 1}, {"s0": 37, "s1": 101}, {"s0": 1000, "s1": 1}, {"s0": 100003, "s1": 3},
     {"s0": 1, "s1": 1000003}, {"s0": 3, "s1": 70001}, {"s0": 5, "s1": 2048}]
+# Multi-group graphs (a row group, then a column group): 1, primes, many short rows (the column
+# group's reduction long), few long rows past the UB capacity, many tiles per core.
+SHAPES_GROUPS = [
+    {"s0": 1, "s1": 1}, {"s0": 37, "s1": 101}, {"s0": 13, "s1": 1}, {"s0": 100003, "s1": 3},
+    {"s0": 3, "s1": 70001}, {"s0": 1024, "s1": 2048}]
 SHAPES_RA = [
     {"s0": 1, "s1": 1}, {"s0": 101, "s1": 37}, {"s0": 1, "s1": 1000}, {"s0": 3, "s1": 100003},
     {"s0": 1000003, "s1": 2}, {"s0": 70001, "s1": 3}, {"s0": 2048, "s1": 5}]
@@ -431,6 +452,32 @@ def _special_sum(x):
     return sum(f(t) for f in fns).numpy().astype(np.float32)
 
 
+def argmax_input(rng, shape, dtype):
+    """Few distinct values (many ties), NaN in every fifth row (at a random place, sometimes
+    twice), and a few rows of one constant value (every element ties)."""
+    x = rng.integers(-3, 4, size=shape).astype(np.float32) * np.float32(0.5)
+    rows = x.reshape(-1, shape[-1])
+    nan_rows = rows[::5]
+    nan_rows[np.arange(nan_rows.shape[0]), rng.integers(0, shape[-1], nan_rows.shape[0])] = np.nan
+    nan_rows[::2, -1] = np.nan
+    rows[1::5] = 1.5
+    rows[::5] = nan_rows
+    return rows.reshape(shape).astype(dtype)
+
+
+def case_argmax_ar(rng, b):
+    x = argmax_input(rng, (b["s0"], b["s1"]), np.float32)
+    return [x], [np.argmax(x, axis=1).reshape(b["s0"], 1).astype(np.int64)]
+
+
+def case_argmax_max_fp16(rng, b):
+    shape = (b["s0"], b["s1"], b["s2"])
+    x = argmax_input(rng, shape, np.float16)
+    out = shape[:2] + (1,)
+    return [x], [np.argmax(x, axis=2).reshape(out).astype(np.int32),
+                 np.max(x, axis=2).reshape(out).astype(np.float16)]
+
+
 # The decode shape of the seeds' measurement (128, 4096) last: the unrolled common case reads
 # every input once there (docs/schedule.md, "Unrolling a reused dim").
 SHAPES_HC_POST = [{"s0": 1, "s1": 1}, {"s0": 3, "s1": 37}, {"s0": 2, "s1": 5001},
@@ -467,6 +514,8 @@ CASES = {
     "all_ar": (logical_case("all"), SHAPES_AR[:4] + SHAPES_AR[5:]),
     "sq_and_sum": (case_sq_and_sum, SHAPES_AR),
     "softmax_fp16": (case_softmax_fp16, SHAPES_NORM),
+    "groups_rowcol": (case_groups_rowcol, SHAPES_GROUPS),
+    "groups_softmax_colsum": (case_groups_softmax_colsum, SHAPES_GROUPS),
     "layernorm_bf16": (case_layernorm_bf16, SHAPES_NORM),
     "rmsnorm_fp16": (case_rmsnorm_fp16, SHAPES_NORM),
     "sum_rara": (reduce_case("sum", [0, 2]), SHAPES_4D),
@@ -513,6 +562,10 @@ CASES = {
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 3, "s2": 8}, {"s0": 1000, "s1": 5, "s2": 2},
         {"s0": 3, "s1": 1001, "s2": 64}]),
     "split_rows": (case_split_rows, SHAPES_PIECES),
+    "argmax_ar": (case_argmax_ar, SHAPES_AR[:4] + [{"s0": 3, "s1": 200003}] + SHAPES_AR[5:]),
+    "argmax_max_fp16": (case_argmax_max_fp16, SHAPES_ARA[:2] + [
+        {"s0": 2, "s1": 3, "s2": 70001}, {"s0": 3001, "s1": 2, "s2": 17},
+        {"s0": 1, "s1": 1, "s2": 65537}]),
     "math_unary": (case_math_unary, SHAPES_2D[:6]),
     "math_binary": (case_math_binary, SHAPES_2D[:6]),
     "concat_int32": (case_concat_int32, [
@@ -601,6 +654,10 @@ def run_case(afc, graph, bind, tmp, seed):
                        text=True)
     if t.returncode == 0:
         tile = json.loads(t.stdout)
+        if "groups" in tile:
+            # A multi-group kernel: --force_tiling_case would force every group; the shape set
+            # takes each group through its templates instead.
+            return bind_s, results
         templates = {c["template"] for c in tile["cases"]}
         if len(templates) > 1 or graph in FORCE_ALL_CASES:
             for i, c in enumerate(tile["cases"]):

@@ -62,6 +62,16 @@ def softmax(x):
     return torch.softmax(x, dim=-1)
 
 
+def softmax_colsum(x):  # multi-group: row softmax, then the column sums of the probabilities
+    p = torch.softmax(x, dim=-1)
+    return p, p.sum(0)
+
+
+def norm_colsum(x):  # multi-group: row statistics, then a column reduction of the normalised rows
+    c = x - x.mean(-1, keepdim=True)
+    return (c * torch.rsqrt((c * c).mean(-1, keepdim=True) + 1e-5)).amax(0)
+
+
 def log_softmax(x):
     return torch.log_softmax(x, dim=-1)
 
@@ -228,6 +238,18 @@ def math_bitwise(a, b):
     return (a & b) | b, a ^ b
 
 
+def argmax_rows(x):  # ties (few distinct values), keepdim both ways; the index is int64
+    return torch.argmax(x, dim=-1), torch.argmax(x, dim=1, keepdim=True)
+
+
+def softmax_argmax(x):  # a classifier's softmax, then the predicted class
+    return torch.argmax(torch.softmax(x, dim=-1), dim=-1)
+
+
+def _ties(*shape, dtype=torch.float32):
+    return (torch.randint(-3, 4, shape).float() * 0.5).to(dtype)
+
+
 def _away_from_int(n, m):
     y = (torch.rand(n, m) * 1.5 + 0.5) * torch.where(torch.rand(n, m) < 0.5, -1.0, 1.0)
     q = torch.randint(-4, 5, (n, m)) + torch.rand(n, m) * 0.6 + 0.2
@@ -258,6 +280,8 @@ CASES = {
     "var_mean_stats": (var_mean_stats, lambda: [randn(2, 16, 64)]),
     "softmax": (softmax, lambda: [randn(8, 1000)]),
     "log_softmax": (log_softmax, lambda: [randn(6, 131)]),
+    "softmax_colsum": (softmax_colsum, lambda: [randn(37, 1001)]),
+    "norm_colsum": (norm_colsum, lambda: [randn(129, 67)]),
     "layernorm": (layernorm, lambda: [randn(4, 9, 96), randn(96), randn(96)]),
     "rmsnorm_bf16": (rmsnorm, lambda: [randn(11, 256, dtype=torch.bfloat16), randn(256)]),
     "gelu_erf": (gelu_erf, lambda: [randn(37, 101)]),
@@ -309,6 +333,9 @@ CASES = {
     "math_bitwise": (math_bitwise, lambda: [torch.randint(-1000, 1000, (11, 37), dtype=torch.int32),
                                             torch.randint(-1000, 1000, (11, 37), dtype=torch.int32)]),
     "transposed_output": (transposed_output, lambda: [randn(37, 13), randn(37, 13)]),
+    "argmax_rows": (argmax_rows, lambda: [_ties(37, 101)]),
+    "argmax_rows_fp16": (argmax_rows, lambda: [_ties(5, 3001, dtype=torch.float16)]),
+    "softmax_argmax": (softmax_argmax, lambda: [randn(13, 1000)]),
 }
 
 # `afc run --flags` per case (default: none). The *_fused cases enable the data-movement passes
@@ -352,4 +379,10 @@ EXPECT_FUSED = {
     "math_activations": ["leaky_relu", "gelu", "clamp", "masked_fill"],
     "math_bitwise": ["bitwise_and", "bitwise_or", "bitwise_xor"],
     "transposed_output": ["exp", "sub"],  # fused; the transposed store is refused, not wrong
+    # Reductions over different dims in one multi-group kernel (docs/schedule.md "Multi-group").
+    "softmax_colsum": ["amax", "exp", "sum", "div"],
+    "norm_colsum": ["mean", "amax", "rsqrt"],
+    "argmax_rows": ["argmax"],
+    "argmax_rows_fp16": ["argmax"],
+    "softmax_argmax": ["argmax", "exp"],
 }

@@ -79,7 +79,8 @@ def main():
             # Shapes a graph cannot tile (e.g. a UB too small) are the e2e test's business.
             print("note: %s: no tiling: %s" % (where, err.splitlines()[-1] if err else "?"))
             continue
-        for k in ks:
+        # A multi-group kernel's traffic is its groups' (each against its own compulsory bytes).
+        for k in [g for k in ks for g in k.get("groups", [k])]:
             kernels += 1
             t = k["traffic"]
             codes = sorted({r["code"] for r in t["reasons"]})

@@ -24,10 +24,10 @@ int RunOpt(const OptOptions& opts) {
   const bool model = pipeline::IsModelStage(runs[0][0]);
   for (const auto& r : runs) {
     if (model ? !pipeline::IsModelStage(r[0]) : !pipeline::IsHintStage(r[0]))
-      throw InputError({}, "unknown stage '" + r[0] + "' for a " +
-                               (model ? "model graph" : "hint graph") +
-                               " (hint graphs: dump, normalize, schedule, tile, codegen, ...; "
-                               "model graphs: lower, check, fuse)");
+      throw InputError(
+          {}, "unknown stage '" + r[0] + "' for a " + (model ? "model graph" : "hint graph") +
+                  " (hint graphs: dump, normalize, schedule, groups, tile, codegen, ...; "
+                  "model graphs: lower, check, fuse)");
   }
   pipeline::Input in = inputs::Import(opts.input);
   try {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <utility>
 
 #include "autofuse/inputs/grouping_summary.h"
@@ -67,15 +68,25 @@ json PgoJson(const att::PgoResult& r, const std::filesystem::path& file, const a
           {"file", file.string()}};
 }
 
-json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
-  const auto& t = *k.tiling;
-  const auto& c = k.schedule.cases[t.chosen];
+// "3 tiling cases", or "2 groups of 3 + 2 tiling cases".
+std::string CasesLine(const pipeline::Kernel& k) {
+  if (!k.MultiGroup()) return std::to_string(k.schedule.cases.size()) + " tiling cases";
+  std::string s = std::to_string(k.groups.size()) + " groups of ";
+  for (std::size_t i = 0; i < k.groups.size(); ++i)
+    s += (i != 0u ? " + " : "") + std::to_string(k.groups[i].schedule.cases.size());
+  return s + " tiling cases";
+}
+
+// One schedule's tiling decision (a kernel's, or one group's of a multi-group kernel).
+json DecisionJson(const schedule::ScheduleResult& sched, const att::TilingDecision& t,
+                  const pipeline::Options& o) {
+  const auto& c = sched.cases[t.chosen];
   json tiles;
   tiles[c.tile_var] = t.solution.tile;
   tiles[c.block_var] = t.solution.tiles_per_block;
   json cases = json::array();
   for (const auto& cr : t.cases) {
-    const auto& ic = k.schedule.cases[static_cast<std::size_t>(&cr - t.cases.data())];
+    const auto& ic = sched.cases[static_cast<std::size_t>(&cr - t.cases.data())];
     cases.push_back(
         {{"name", cr.name},
          {"template", std::string(schedule::CaseKindName(ic.kind))},
@@ -101,43 +112,107 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
   }
   const auto& sol = t.solution;
   const auto solver = att::SolverOptionsFrom(o.flags, hw::GetProfile(o.soc));
-  json j = {{"kernel", k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name},
-            {"template", std::string(schedule::CaseKindName(c.kind))},
-            {"case", c.name},
-            {"indexed_name", c.indexed_name},
-            {"tiling_key", t.chosen},
-            {"block_dim", t.solution.block_dim},
-            {"tiles", tiles},
-            {"ub_bytes", t.solution.ub_bytes},
-            {"pipes",
-             {{"MTE2", sol.pipes[af_tiling::kPipeMte2]},
-              {"MTE3", sol.pipes[af_tiling::kPipeMte3]},
-              {"VEC", sol.pipes[af_tiling::kPipeVec]},
-              {"SCALAR", sol.pipes[af_tiling::kPipeScalar]}}},
-            {"head_cycles", sol.head},
-            {"cycles", sol.cost},
-            {"binding", af_tiling::BindingName(sol.binding)},
-            {"solver", att::AlgorithmName(solver.algorithm)},
-            {"solver_options",
-             {{"ub_threshold_percent", solver.ub_threshold * 100},
-              {"corenum_threshold_percent", solver.corenum_threshold * 100},
-              {"multicore_ub_tradeoff", solver.tradeoff != 0},
-              {"accuracy_level", solver.accuracy_level}}},
-            {"formulas", att::PipeFormulas(k.schedule, t.chosen, solver.perf_version)},
-            {"model",
-             {{"mte2_bytes", sol.mte2_bytes},
-              {"mte3_bytes", sol.mte3_bytes},
-              {"vec_repeats", sol.vec_repeats}}},
-            {"traffic",
-             {{"model_mte2_bytes", sol.mte2_bytes},
-              {"compulsory_bytes", t.compulsory_bytes},
-              {"ratio", t.traffic.ratio},
-              {"loads", loads},
-              {"reasons", reasons}}},
-            {"solve_ns", t.solve_ns},
-            {"cases", cases}};
-  if (k.pgo) j["pgo"] = PgoJson(*k.pgo, k.pgo_file, att::PgoOptionsFrom(o.flags));
-  return j;
+  return {{"template", std::string(schedule::CaseKindName(c.kind))},
+          {"case", c.name},
+          {"indexed_name", c.indexed_name},
+          {"tiling_key", t.chosen},
+          {"block_dim", t.solution.block_dim},
+          {"tiles", tiles},
+          {"ub_bytes", t.solution.ub_bytes},
+          {"pipes",
+           {{"MTE2", sol.pipes[af_tiling::kPipeMte2]},
+            {"MTE3", sol.pipes[af_tiling::kPipeMte3]},
+            {"VEC", sol.pipes[af_tiling::kPipeVec]},
+            {"SCALAR", sol.pipes[af_tiling::kPipeScalar]}}},
+          {"head_cycles", sol.head},
+          {"cycles", sol.cost},
+          {"binding", af_tiling::BindingName(sol.binding)},
+          {"solver", att::AlgorithmName(solver.algorithm)},
+          {"solver_options",
+           {{"ub_threshold_percent", solver.ub_threshold * 100},
+            {"corenum_threshold_percent", solver.corenum_threshold * 100},
+            {"multicore_ub_tradeoff", solver.tradeoff != 0},
+            {"accuracy_level", solver.accuracy_level}}},
+          {"formulas", att::PipeFormulas(sched, t.chosen, solver.perf_version)},
+          {"model",
+           {{"mte2_bytes", sol.mte2_bytes},
+            {"mte3_bytes", sol.mte3_bytes},
+            {"vec_repeats", sol.vec_repeats}}},
+          {"traffic",
+           {{"model_mte2_bytes", sol.mte2_bytes},
+            {"compulsory_bytes", t.compulsory_bytes},
+            {"ratio", t.traffic.ratio},
+            {"loads", loads},
+            {"reasons", reasons}}},
+          {"solve_ns", t.solve_ns},
+          {"cases", cases}};
+}
+
+// A kernel's tiling: its decision, or for a multi-group kernel each group's (under "groups")
+// with the summed cycles and the SyncAll barriers between groups.
+json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
+  const std::string name = k.code.kernel_name.empty() ? k.hint.name : k.code.kernel_name;
+  if (!k.MultiGroup()) {
+    json j = DecisionJson(k.schedule, *k.tiling, o);
+    j["kernel"] = name;
+    if (k.pgo) j["pgo"] = PgoJson(*k.pgo, k.pgo_file, att::PgoOptionsFrom(o.flags));
+    return j;
+  }
+  json groups = json::array();
+  std::int64_t block_dim = 1;
+  int barriers = 0;
+  for (const auto& g : k.groups) {
+    json gj = DecisionJson(g.schedule, *g.tiling, o);
+    gj["graph"] = g.group.graph.name;
+    gj["kernel"] = name + "/g" + std::to_string(groups.size());
+    gj["after_sync_all"] = g.group.reads_workspace;
+    block_dim = std::max<std::int64_t>(block_dim, g.tiling->solution.block_dim);
+    barriers += g.group.reads_workspace ? 1 : 0;
+    groups.push_back(gj);
+  }
+  return {{"kernel", name},
+          {"groups", groups},
+          {"cycles", *pipeline::GroupCycles(k)},
+          {"block_dim", block_dim},
+          {"sync_all_barriers", barriers}};
+}
+
+// Size symbols the bindings lack, for a kernel without a tiling ("" when it has one).
+std::string MissingSymbols(const pipeline::Kernel& k, const pipeline::Options& o) {
+  std::vector<const schedule::ScheduleResult*> scheds;
+  if (k.MultiGroup()) {
+    for (const auto& g : k.groups)
+      if (!g.tiling) scheds.push_back(&g.schedule);
+  } else if (!k.tiling) {
+    scheds.push_back(&k.schedule);
+  }
+  std::set<std::string> missing;
+  for (const auto* sc : scheds)
+    for (const auto& s : att::KernelSymbols(*sc))
+      if (o.bindings.find(s) == o.bindings.end()) missing.insert(s);
+  std::string out;
+  for (const auto& s : missing)
+    out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+void PrintTile(const json& t) {
+  std::cout << t["kernel"].get<std::string>() << ": " << t["case"].get<std::string>() << " ("
+            << t["template"].get<std::string>() << ")"
+            << ", block_dim " << t["block_dim"] << ", UB " << t["ub_bytes"] << " B, tiles "
+            << t["tiles"].dump() << ", modeled " << t["cycles"] << " cycles ("
+            << t["solver"].get<std::string>() << ", bound by " << t["binding"].get<std::string>()
+            << "), traffic " << t["traffic"]["ratio"].get<double>() << "x compulsory\n";
+  for (const auto& why : t["traffic"]["reasons"]) {
+    std::cout << "  " << why["code"].get<std::string>() << ": " << why["message"].get<std::string>()
+              << "\n";
+  }
+  if (t.contains("pgo") && !t["pgo"]["top"].empty()) {
+    const auto& p = t["pgo"];
+    std::cout << "  pgo " << p["algo"].get<std::string>() << ": solver " << p["solver"]["cycles"]
+              << " cycles -> searched " << p["top"][0]["cycles"] << " cycles (x" << p["gain"]
+              << ", " << p["evaluated"] << " points), " << p["file"].get<std::string>() << "\n";
+  }
 }
 
 }  // namespace
@@ -181,8 +256,8 @@ int RunCompile(const CompileOptions& opts) {
   } else {
     for (const auto& k : r.kernels) {
       if (!k.error.empty()) continue;
-      std::cout << "kernel " << k.code.kernel_name << " (" << k.schedule.cases.size()
-                << " tiling cases) -> " << opts.out << "/" << k.code.kernel_name << "/\n";
+      std::cout << "kernel " << k.code.kernel_name << " (" << CasesLine(k) << ") -> " << opts.out
+                << "/" << k.code.kernel_name << "/\n";
     }
     if (opts.timings) {
       for (const auto& s : r.timings)
@@ -220,10 +295,10 @@ int RunRun(const RunCmdOptions& opts) {
     if (opts.atol >= 0) ro.atol = opts.atol;
     if (opts.rtol >= 0) ro.rtol = opts.rtol;
     const auto res = pipeline::Run(k, o, ro);
-    std::cout << "kernel " << k.code.kernel_name << ": case " << res.tiling_key << " ("
-              << k.schedule.cases[res.tiling_key].name << "), block_dim " << res.block_dim
-              << ", MTE2 " << res.mte2_bytes << " B, MTE3 " << res.mte3_bytes << " B, "
-              << res.vec_repeats << " vector repeats, UB peak " << res.ub_peak_bytes << " B\n";
+    std::cout << "kernel " << k.code.kernel_name << ": " << pipeline::ChosenCases(k, res)
+              << ", block_dim " << res.block_dim << ", MTE2 " << res.mte2_bytes << " B, MTE3 "
+              << res.mte3_bytes << " B, " << res.vec_repeats << " vector repeats, UB peak "
+              << res.ub_peak_bytes << " B\n";
     std::cout << "model " << k.code.kernel_name << ": MTE2 " << res.model_mte2_bytes << " B, MTE3 "
               << res.model_mte3_bytes << " B, " << res.model_vec_repeats << " vector repeats\n";
     for (const auto& c : res.outputs) {
@@ -266,11 +341,7 @@ int RunTile(const TileOptions& opts) {
   json out = json::array();
   for (const auto& k : r.kernels) {
     if (!k.error.empty()) continue;  // a framework group that fell back (listed above)
-    if (!k.tiling) {
-      std::string missing;
-      for (const auto& s : att::KernelSymbols(k.schedule)) {
-        if (o.bindings.find(s) == o.bindings.end()) missing += (missing.empty() ? "" : ",") + s;
-      }
+    if (const std::string missing = MissingSymbols(k, o); !missing.empty()) {
       throw InputError({opts.common.input, 0, 0},
                        "unbound size symbols: " + missing + " (pass --bind)");
     }
@@ -281,23 +352,16 @@ int RunTile(const TileOptions& opts) {
     std::cout << j.dump(2) << "\n";
   } else {
     for (const auto& t : out) {
-      std::cout << t["kernel"].get<std::string>() << ": " << t["case"].get<std::string>() << " ("
-                << t["template"].get<std::string>() << ")"
-                << ", block_dim " << t["block_dim"] << ", UB " << t["ub_bytes"] << " B, tiles "
-                << t["tiles"].dump() << ", modeled " << t["cycles"] << " cycles ("
-                << t["solver"].get<std::string>() << ", bound by "
-                << t["binding"].get<std::string>() << "), traffic "
-                << t["traffic"]["ratio"].get<double>() << "x compulsory\n";
-      for (const auto& why : t["traffic"]["reasons"]) {
-        std::cout << "  " << why["code"].get<std::string>() << ": "
-                  << why["message"].get<std::string>() << "\n";
+      if (!t.contains("groups")) {
+        PrintTile(t);
+        continue;
       }
-      if (t.contains("pgo") && !t["pgo"]["top"].empty()) {
-        const auto& p = t["pgo"];
-        std::cout << "  pgo " << p["algo"].get<std::string>() << ": solver "
-                  << p["solver"]["cycles"] << " cycles -> searched " << p["top"][0]["cycles"]
-                  << " cycles (x" << p["gain"] << ", " << p["evaluated"] << " points), "
-                  << p["file"].get<std::string>() << "\n";
+      std::cout << t["kernel"].get<std::string>() << ": " << t["groups"].size()
+                << " groups, block_dim " << t["block_dim"] << ", modeled " << t["cycles"]
+                << " cycles and " << t["sync_all_barriers"] << " SyncAll\n";
+      for (json g : t["groups"]) {
+        g["kernel"] = "  group " + g["graph"].get<std::string>();
+        PrintTile(g);
       }
     }
   }

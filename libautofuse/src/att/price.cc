@@ -1,7 +1,10 @@
 // A hint graph's modeled time (see price.h).
 #include "autofuse/att/price.h"
 
+#include <set>
+
 #include "autofuse/att/tiling.h"
+#include "autofuse/schedule/groups.h"
 #include "autofuse/schedule/schedule.h"
 #include "autofuse/support/error.h"
 
@@ -11,11 +14,26 @@ KernelPrice PriceKernel(const ir::Graph& hint, const sym::Bindings& b, const hw:
                         const af_tiling::SolverOptions& options) {
   KernelPrice p;
   try {
-    const schedule::ScheduleResult s = schedule::Schedule(hint, profile);
-    for (const auto& sym : KernelSymbols(s))
-      if (!b.contains(sym)) p.unbound.push_back(sym);
+    const schedule::GroupPartition part = schedule::PartitionGroups(hint);
+    std::vector<schedule::ScheduleResult> scheds;
+    if (part.groups.empty()) {
+      scheds.push_back(schedule::Schedule(hint, profile));
+    } else {
+      scheds = schedule::ScheduleGroups(part, profile);
+      p.groups = static_cast<int>(part.groups.size());
+      for (const auto& g : part.groups)
+        p.barriers += g.reads_workspace ? 1 : 0;
+    }
+    std::set<std::string> unbound;
+    for (const auto& s : scheds)
+      for (const auto& sym : KernelSymbols(s))
+        if (!b.contains(sym)) unbound.insert(sym);
+    p.unbound.assign(unbound.begin(), unbound.end());
     if (!p.unbound.empty()) return p;
-    p.cycles = Solve(s, b, profile, -1, -1, options).solution.cost;
+    double cycles = 0;
+    for (const auto& s : scheds)
+      cycles += Solve(s, b, profile, -1, -1, options).solution.cost;
+    p.cycles = cycles;
   } catch (const schedule::ScheduleError& e) {
     p.schedule_code = e.code();
     p.error = e.what();

@@ -81,6 +81,7 @@ int32_t ApiOf(const std::string& type) {
       {"Sum", af_tiling::kApiReduceSum},
       {"Mean", af_tiling::kApiReduceSum},
       {"Max", af_tiling::kApiReduceMax},
+      {"ArgMax", af_tiling::kApiReduceMax},
       {"Min", af_tiling::kApiReduceMin},
       {"Prod", af_tiling::kApiReduceProd},
       {"Any", af_tiling::kApiReduceMax},
@@ -429,14 +430,20 @@ class PerfNodeBuilder {
   void ReduceNodes(int i, const PerfNode& base) {
     const ir::Node& node = g_.nodes[i];
     const std::uint32_t in_one = schedule::OneMask(InputTensor(node, 0));
+    // ArgMax: ReduceMax with calIndex per row over the input's dtype; its running (value, index)
+    // is merged in scalars (a few scalar operations per row and R iteration, not priced).
+    const bool argmax = node.type == "ArgMax";
+    const int32_t es =
+        argmax ? static_cast<int32_t>(ir::DTypeBytes(InputTensor(node, 0).dtype)) : base.esize;
     std::uint32_t cur = in_one;
     int steps = 0;
     for (int j = last_; j >= c_.tile_dim; --j) {
       if (((in_one >> j) & 1u) != 0 || ((base.one_mask >> j) & 1u) == 0) continue;
-      Vec(base, ApiOf(node.type), base.esize, cur, j);
+      Vec(base, ApiOf(node.type), es, cur, j);
       cur |= 1u << j;
       ++steps;
     }
+    if (argmax) return;
     if (steps == 0) Vec(base, af_tiling::kApiCopy, base.esize, base.one_mask);
     if (looped_) Vec(base, AccumulateApi(node.type), base.esize, base.one_mask)->skip_first = 1;
     if (c_.kind == schedule::CaseKind::kRCore) {

@@ -232,7 +232,7 @@ class KernelWriter {
 
  public:
   // Whether the template synchronises all cores (a hard SyncAll over the GM workspace).
-  static bool SyncsAllCores(schedule::CaseKind kind) { return EntryOf(kind).workspace; }
+  static bool SyncsAllCores(schedule::CaseKind kind) { return schedule::SyncsAllCores(kind); }
 
  private:
   // Unaligned cases, once per kernel: the byte offsets of the Gather that drops the row padding
@@ -451,7 +451,12 @@ class KernelWriter {
   void AllocReduceResults() {
     const auto& g = s_.graph;
     for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
-      if (IsReduceNode(g.nodes[i])) Alloc(i, CType(g.nodes[i].outputs.at(0).dtype));
+      if (!IsReduceNode(g.nodes[i])) continue;
+      Alloc(i, CType(g.nodes[i].outputs.at(0).dtype));
+      if (g.nodes[i].type != "ArgMax") continue;
+      std::istringstream st(ArgMaxState(i));
+      for (std::string l; std::getline(st, l);)
+        Line(l);
     }
   }
 
@@ -767,6 +772,10 @@ class KernelWriter {
 
   void EmitReduce(int i) {
     const Node& n = s_.graph.nodes[i];
+    if (n.type == "ArgMax") {
+      EmitArgMax(i);
+      return;
+    }
     const ir::Tensor& out = n.outputs.at(0);
     const std::string ty = CType(out.dtype);
     if (!in_r_loop_) {
@@ -791,9 +800,100 @@ class KernelWriter {
     Line("}");
   }
 
-  // After the last partial: Mean divides by the reduced element count.
+  // ArgMax's running maximum and its index (-1: none yet), per row; the common template keeps
+  // them for its one row across the R iterations.
+  static std::string ArgMaxState(int i) {
+    const std::string I = std::to_string(i);
+    return "float amb" + I + " = 0.0f;\nint64_t ami" + I + " = -1;";
+  }
+
+  // ArgMax over the innermost dim (the schedule admits no other layout, ARGMAX_LAYOUT): per row,
+  // AscendC's ReduceMax with calIndex over chunks of the row (the index of half is 16 bits: chunks
+  // of 65408 elements, whole 256-byte repeats), each chunk's (value, index) merged in scalars:
+  // a strictly greater value or the first NaN wins (first maximum; NaN is the maximum).
+  void EmitArgMax(int i) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& out = n.outputs.at(0);
+    const int src = n.inputs.at(0).node;
+    const ir::Tensor& in = s_.graph.nodes[src].outputs.at(0);
+    const std::string it = CType(out.dtype);
+    const std::string ty = CType(in.dtype);
+    const bool is_half = in.dtype == ir::DType::kFloat16;
+    if (!is_half && in.dtype != ir::DType::kFloat32) {
+      throw CodegenError("UNSUPPORTED_DTYPE", "ArgMax of " + std::string(ir::DTypeName(in.dtype)) +
+                                                  ": AscendC's ReduceMax takes half and float");
+    }
+    const int last = n_dims_ - 1;
+    const std::uint32_t in_one = MaskOf(in);
+    if (((in_one >> last) & 1u) != 0 || (in_r_loop_ && (k_ != last || !nest_.tile_reduced))) {
+      throw CodegenError("INTERNAL", "ArgMax block does not reduce the innermost dim");
+    }
+    const std::string I = std::to_string(i);
+    std::string rows = "1";
+    for (int m = k_; m < last; ++m)
+      rows = "(" + ExtM(in_one, m, false) + ") * " + rows;
+    if (!in_r_loop_) Alloc(i, it);
+    Line("{");
+    ++in_;
+    Line("LocalTensor<" + ty + "> amv = " + Buf(s_.work.reduce_partial).Name() + ".Get<" + ty +
+         ">();");
+    Line("LocalTensor<" + ty + "> amt = " + Buf(s_.work.argmax_tmp).Name() + ".Get<" + ty + ">();");
+    Line("const int64_t len = " + ExtM(in_one, last, false) + ";");
+    Line("const int64_t pitch = af_align(len, RA);");
+    Line("const int64_t chunk = " + std::string(is_half ? "65408" : "1073741824") + ";");
+    Line("for (int64_t rr = 0; rr < " + rows + "; ++rr) {");
+    ++in_;
+    if (!in_r_loop_) {
+      std::istringstream st(ArgMaxState(i));
+      for (std::string l; std::getline(st, l);)
+        Line(l);
+    }
+    const std::string off = in_r_loop_ ? "i" + std::to_string(last) : "0";
+    Line("for (int64_t c0 = 0; c0 < len; c0 += chunk) {");
+    ++in_;
+    Line("ReduceMax(amv, " + Var(src) + "[static_cast<uint32_t>(rr * pitch + c0)], amt, " +
+         "static_cast<int32_t>(af_min(chunk, len - c0)), true);");
+    Line("SetFlag<HardEvent::V_S>(0);");
+    Line("WaitFlag<HardEvent::V_S>(0);");
+    Line("const float v = static_cast<float>(amv.GetValue(0));");
+    Line("const int64_t ix = " + off + " + c0 + static_cast<int64_t>(amv.ReinterpretCast<" +
+         std::string(is_half ? "uint16_t" : "uint32_t") + ">().GetValue(1));");
+    Line("if (ami" + I + " < 0 || v > amb" + I + " || (v != v && amb" + I + " == amb" + I + ")) {");
+    Line("  amb" + I + " = v;");
+    Line("  ami" + I + " = ix;");
+    Line("}");
+    Line("SetFlag<HardEvent::S_V>(0);");
+    Line("WaitFlag<HardEvent::S_V>(0);");
+    --in_;
+    Line("}");
+    if (!in_r_loop_)
+      Line(Var(i) + ".SetValue(static_cast<uint32_t>(rr * RA), static_cast<" + it + ">(ami" + I +
+           "));");
+    --in_;
+    Line("}");
+    --in_;
+    Line("}");
+    if (!in_r_loop_) ArgMaxWritten();
+  }
+
+  // Scalar writes into a UB result, before the vector or MTE3 reads that follow.
+  void ArgMaxWritten() {
+    Line("SetFlag<HardEvent::S_V>(0);");
+    Line("WaitFlag<HardEvent::S_V>(0);");
+    Line("SetFlag<HardEvent::S_MTE3>(0);");
+    Line("WaitFlag<HardEvent::S_MTE3>(0);");
+  }
+
+  // After the last partial: Mean divides by the reduced element count; ArgMax (common template,
+  // one row per A iteration) writes its index.
   void FinishReduce(int i) {
     const Node& n = s_.graph.nodes[i];
+    if (n.type == "ArgMax" && c_.kind == schedule::CaseKind::kCommon) {
+      Line(Var(i) + ".SetValue(0u, static_cast<" + CType(n.outputs.at(0).dtype) + ">(ami" +
+           std::to_string(i) + "));");
+      ArgMaxWritten();
+      return;
+    }
     if (n.type != "Mean") return;
     std::string count = "1";
     for (int j = 0; j < n_dims_; ++j) {
@@ -1802,7 +1902,7 @@ bool KernelSyncsAllCores(const Context& ctx) {
 }
 
 bool CaseSyncsAllCores(const schedule::ImplCase& c) {
-  return KernelWriter::SyncsAllCores(c.kind);
+  return schedule::SyncsAllCores(c.kind);
 }
 
 std::string KernelCaseFunctions(const Context& ctx) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -43,8 +44,9 @@ struct SuperContext {
                                                      " GM buffers, the map gives " +
                                                      std::to_string(m.params.size()));
       }
+      const int n_params = sp.num_buffers + static_cast<int>(sp.workspace_tensor_bytes.size());
       for (const int p : m.params) {
-        if (p < 0 || p >= sp.num_buffers) {
+        if (p < 0 || p >= n_params) {
           throw CodegenError("SUPERKERNEL_PARAMS", "kernel " + ctx->kernel +
                                                        ": a GM buffer index outside the super "
                                                        "kernel's parameters");
@@ -66,7 +68,16 @@ struct SuperContext {
     }
     char buf[17];
     std::snprintf(buf, sizeof buf, "%08llx", static_cast<unsigned long long>(h & 0xffffffffULL));
-    kernel = std::string("autofused_super_") + buf;
+    kernel = sp.name.empty() ? std::string("autofused_super_") + buf : sp.name;
+    for (const auto& b : sp.workspace_tensor_bytes) {
+      for (const auto& v : b.FreeSymbols()) {
+        if (std::find(symbols.begin(), symbols.end(), v) == symbols.end()) {
+          throw CodegenError("SUPERKERNEL_PARAMS", "a workspace tensor's size uses symbol " +
+                                                       SafeComment(v) +
+                                                       ", which no member kernel has");
+        }
+      }
+    }
   }
 
   std::size_t SymbolIndex(const std::string& s) const {
@@ -96,6 +107,10 @@ std::string TilingDataHeaderOf(const SuperContext& sc) {
   o << "  int64_t workspace_bytes;  // the members' workspaces, one after another\n";
   o << "  uint64_t member_offset[" << n << "];\n";
   o << "  uint64_t member_workspace[" << n << "];\n";
+  if (!sc.spec.workspace_tensor_bytes.empty()) {
+    o << "  // Where each GM tensor passed between members starts in the workspace.\n";
+    o << "  uint64_t tensor_offset[" << sc.spec.workspace_tensor_bytes.size() << "];\n";
+  }
   o << "};\n";
   return o.str();
 }
@@ -145,6 +160,10 @@ std::string KernelSourceOf(const SuperContext& sc) {
   o << "GM_ADDR workspace, GM_ADDR tiling) {\n";
   o << "  REGISTER_TILING_DEFAULT(" << kSuperTilingStruct << ");\n";
   o << "  GET_TILING_DATA(h, tiling);\n";
+  for (std::size_t j = 0; j < sc.spec.workspace_tensor_bytes.size(); ++j) {
+    o << "  GM_ADDR b" << (static_cast<std::size_t>(sc.spec.num_buffers) + j)
+      << " = workspace + h.tensor_offset[" << j << "];  // workspace tensor " << j << "\n";
+  }
   for (std::size_t i = 0; i < sc.members.size(); ++i) {
     if (i > 0 && sc.spec.members[i].sync_before) {
       o << "  // Member " << i << " reads what an earlier member wrote: every core waits.\n";
@@ -160,6 +179,23 @@ std::string KernelSourceOf(const SuperContext& sc) {
   o << "AF_DEFINE_LAUNCH(" << sc.kernel << ")\n";
   o << "#endif\n";
   return o.str();
+}
+
+// The workspace tensors' offsets (first in the workspace), from their sizes over the symbols.
+void EmitWorkspaceTensors(const SuperContext& sc, std::ostringstream& o) {
+  const auto& bytes = sc.spec.workspace_tensor_bytes;
+  if (bytes.empty()) return;
+  std::map<std::string, sym::Expr, std::less<>> rename;
+  o << "  {  // GM tensors passed between members\n";
+  for (std::size_t k = 0; k < sc.symbols.size(); ++k) {
+    rename[sc.symbols[k]] = sym::Expr::Sym("s" + std::to_string(k));
+    o << "    const int64_t s" << k << " = syms[" << k << "];\n    (void)s" << k << ";\n";
+  }
+  for (std::size_t j = 0; j < bytes.size(); ++j) {
+    o << "    h->tensor_offset[" << j << "] = ws;\n";
+    o << "    ws += af_align8(static_cast<uint64_t>(" << bytes[j].Subs(rename).ToCpp() << "));\n";
+  }
+  o << "  }\n";
 }
 
 // The combined tiling function: every member's solver on its own symbols, the header filled in.
@@ -187,6 +223,7 @@ void EmitCombinedSolve(const SuperContext& sc, std::ostringstream& o) {
   o << "  h->n_members = " << n << "u;\n";
   o << "  uint64_t off = af_align8(sizeof(" << kSuperTilingStruct << "));\n";
   o << "  uint64_t ws = 0;\n  uint32_t block_dim = 1;\n  int64_t ub = 0;\n";
+  EmitWorkspaceTensors(sc, o);
   for (std::size_t i = 0; i < n; ++i) {
     const Context& ctx = *sc.members[i];
     const std::string I = std::to_string(i);
@@ -276,6 +313,29 @@ GeneratedKernel GenerateSuper(const SuperKernelSpec& spec, const TilingOptions& 
   k.files.push_back({sc.kernel + "_kernel.cc", KernelSourceOf(sc)});
   k.files.push_back({sc.kernel + "_tiling.cc", TilingSourceOf(sc)});
   AddCpuTranslationUnit(k);
+  return k;
+}
+
+GeneratedKernel GenerateGroups(const ir::Graph& hint, const schedule::GroupPartition& partition,
+                               const std::vector<GroupMember>& groups,
+                               const TilingOptions& tiling) {
+  SuperKernelSpec spec;
+  spec.num_buffers = partition.num_params;
+  spec.name = KernelName(hint);
+  for (const auto& w : partition.workspace)
+    spec.workspace_tensor_bytes.push_back(w.elements * sym::Expr(ir::DTypeBytes(w.dtype)));
+  for (const auto& g : groups)
+    spec.members.push_back(
+        {&g.group->graph, g.schedule, g.group->params, g.group->reads_workspace});
+  GeneratedKernel k = GenerateSuper(spec, tiling);
+  for (std::size_t i = 0; i < hint.nodes.size(); ++i) {
+    const ir::Node& n = hint.nodes[i];
+    if (n.type != "Data" && n.type != "Output") continue;
+    auto& list = n.type == "Data" ? k.input_nodes : k.output_nodes;
+    const auto at = static_cast<std::size_t>(n.IntAttr("index").value_or(0));
+    if (list.size() <= at) list.resize(at + 1, -1);
+    list[at] = static_cast<int>(i);
+  }
   return k;
 }
 

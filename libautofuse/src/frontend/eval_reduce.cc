@@ -1,5 +1,5 @@
-// Evaluation rule for reductions: sum, mean, amax, amin, prod, any, all, var and var_mean over
-// the given dims (all when none are given).
+// Evaluation rule for reductions: sum, mean, amax, amin, prod, any, all, argmax, var and var_mean
+// over the given dims (all when none are given).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -16,8 +16,8 @@ void EvalReduce(const Ctx& c) {
   const std::size_t r = x.shape.size();
   std::vector<bool> rd(r, false);
   bool any = false;
-  const bool has_dims =
-      n.op.ns == "prims" || n.op.overload != "default" || name == "amax" || name == "amin";
+  const bool has_dims = n.op.ns == "prims" || n.op.overload != "default" || name == "amax" ||
+                        name == "amin" || name == "argmax";
   const Arg* d = has_dims ? ArgAt(n, 1, "dim") : nullptr;
   if (d != nullptr && !d->IsNone()) {
     std::vector<Arg> items = d->IsList() ? d->items : std::vector<Arg>{*d};
@@ -88,6 +88,13 @@ void EvalReduce(const Ctx& c) {
   c.Set(0, reduce(
                [&](const std::vector<double>& g) -> double {
                  if (name == "mean") return mean(g);
+                 if (name == "argmax") {  // first maximum; the first NaN is the maximum
+                   std::size_t best = 0;
+                   for (std::size_t k = 1; k < g.size() && !std::isnan(g[best]); ++k) {
+                     if (std::isnan(g[k]) || g[k] > g[best]) best = k;
+                   }
+                   return static_cast<double>(best);
+                 }
                  double acc = name == "prod" ? 1.0 : 0.0;
                  if (name == "any") {
                    for (double v : g)

@@ -14,9 +14,11 @@
 #include "autofuse/att/price.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/codegen/codegen.h"
+#include "autofuse/codegen/superkernel.h"
 #include "autofuse/frontend/device_facts.h"
 #include "autofuse/hw/profile.h"
 #include "autofuse/ir/text.h"
+#include "autofuse/schedule/groups.h"
 #include "autofuse/schedule/schedule.h"
 #include "autofuse/support/strings.h"
 
@@ -306,9 +308,20 @@ Check Decider::ScheduleAndGenerate(const ir::Graph& hint) const {
   Check c;
   try {
     c.stage = "schedule";
-    const auto s = schedule::Schedule(hint, profile_);
-    c.stage = "codegen";
-    (void)codegen::Generate(hint, s);
+    const schedule::GroupPartition part = schedule::PartitionGroups(hint);
+    if (part.groups.empty()) {
+      const auto s = schedule::Schedule(hint, profile_);
+      c.stage = "codegen";
+      (void)codegen::Generate(hint, s);
+    } else {
+      // Reductions over different axes: a multi-group kernel.
+      const auto scheds = schedule::ScheduleGroups(part, profile_);
+      std::vector<codegen::GroupMember> members;
+      for (std::size_t q = 0; q < scheds.size(); ++q)
+        members.push_back({&part.groups[q], &scheds[q]});
+      c.stage = "codegen";
+      (void)codegen::GenerateGroups(hint, part, members, {});
+    }
   } catch (const schedule::ScheduleError& e) {
     c.code = e.code();
     c.message = e.what();
@@ -584,7 +597,10 @@ std::optional<double> Decider::KernelUs(const std::vector<int>& nodes, std::stri
       return done(std::nullopt, "sizes " + Join(missing) + " unbound");
     }
     if (!p.Priced()) return done(std::nullopt, "no tiling: " + p.error);
-    return done(*p.cycles / (facts_.clock_ghz * 1e3) + facts_.launch_us, "");
+    // A multi-group kernel pays a SyncAll before each group that reads the workspace.
+    return done(*p.cycles / (facts_.clock_ghz * 1e3) + facts_.launch_us +
+                    p.barriers * hw::kSyncAllAssumptionUs,
+                "");
   } catch (const std::exception& e) {
     return done(std::nullopt, std::string("no tiling: ") + e.what());
   }

@@ -1,5 +1,5 @@
-// Lowering rules for reductions: sum, mean, amax, amin, prod, any and all as one AscIR reduction
-// each (keep-dim, reduced dims not spanned), var and var_mean from Mean and Sum.
+// Lowering rules for reductions: sum, mean, amax, amin, prod, any, all and argmax as one AscIR
+// reduction each (keep-dim, reduced dims not spanned), var and var_mean from Mean and Sum.
 #include "lowerer.h"
 
 namespace af::frontend::lower_detail {
@@ -30,8 +30,8 @@ void Lowerer::LowerReduce(const model::Node& n) {
   // dims
   const Arg* dims_arg = nullptr;
   // sum.default, mean.default, prod.default, any.default, all.default, var.default: all dims
-  const bool has_dims =
-      n.op.ns == "prims" || n.op.overload != "default" || name == "amax" || name == "amin";
+  const bool has_dims = n.op.ns == "prims" || n.op.overload != "default" || name == "amax" ||
+                        name == "amin" || name == "argmax";
   if (has_dims) dims_arg = ArgAt(n, 1, "dim");
   std::vector<bool> reduced(rank, false);
   bool any_dim = false;
@@ -80,6 +80,10 @@ void Lowerer::LowerReduce(const model::Node& n) {
     LowerVariance(n, x, red, count, out, reduced, keepdim);
     return;
   }
+  if (name == "argmax") {
+    LowerArgMax(n, x, red, out, reduced, keepdim);
+    return;
+  }
   std::string type;
   DType cd = Compute(out);
   if (name == "sum") type = "Sum";
@@ -97,6 +101,25 @@ void Lowerer::LowerReduce(const model::Node& n) {
   }
   x = Cast(x, cd);
   values_[n.outputs[0]] = Finish(Op(type, {x}, cd, red), reduced, keepdim);
+}
+
+// aten.argmax(self, dim=None, keepdim=False): AscIR's ArgMax (first maximum, NaN the maximum,
+// the index in C order over the reduced dims: all of them for dim=None, as PyTorch's flattened
+// index). fp32 and fp16 stay (AscendC's ReduceMax takes them), bf16 is widened exactly to fp32;
+// integer inputs fall back (AutoFuse's ArgMax takes floats). AutoFuse has no ArgMin: aten.argmin
+// is not lowered.
+void Lowerer::LowerArgMax(const model::Node& n, Emitted x, const Layout& red, DType out,
+                          const std::vector<bool>& reduced, bool keepdim) {
+  if (!ir::IsFloat(x.dtype)) {
+    throw LowerError("UNSUPPORTED_DTYPE", n.name + ": argmax of " +
+                                              std::string(ir::DTypeName(x.dtype)) +
+                                              " (AscIR's ArgMax takes floats)");
+  }
+  if (out != DType::kInt64 && out != DType::kInt32) {
+    throw LowerError("UNSUPPORTED_DTYPE", n.name + ": argmax result dtype");
+  }
+  if (x.dtype != DType::kFloat32 && x.dtype != DType::kFloat16) x = Cast(x, DType::kFloat32);
+  values_[n.outputs[0]] = Finish(Op("ArgMax", {x}, out, red), reduced, keepdim);
 }
 
 void Lowerer::LowerVariance(const model::Node& n, Emitted x, const Layout& red, const Expr& count,

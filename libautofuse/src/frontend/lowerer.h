@@ -122,6 +122,8 @@ class Lowerer {
   void LowerConvert(const model::Node& n);     // _to_copy, to, convert_element_type
   // reductions (lower_reduce.cc)
   void LowerReduce(const model::Node& n);
+  void LowerArgMax(const model::Node& n, Emitted x, const Layout& red, DType out,
+                   const std::vector<bool>& reduced, bool keepdim);
   // views (lower_view.cc)
   void LowerView(const model::Node& n);
   // data movement (lower_data.cc; docs/frontend.md, "Data movement")

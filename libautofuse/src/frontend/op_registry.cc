@@ -60,8 +60,8 @@ void AddPointwise(Table& t) {
 }
 
 void AddReduce(Table& t) {
-  const std::initializer_list<const char*> reductions = {"sum", "mean", "amax", "amin",    "prod",
-                                                         "any", "all",  "var",  "var_mean"};
+  const std::initializer_list<const char*> reductions = {
+      "sum", "mean", "amax", "amin", "prod", "any", "all", "var", "var_mean", "argmax"};
   Add(t, OpKind::kReduce, reductions, &L::LowerReduce, ev::EvalReduce);
   Mark(t, reductions, &OpRule::accumulates);
   // softmax is neither lowered nor evaluated (importers decompose it), but it accumulates

@@ -114,7 +114,6 @@ void AppendV1Ops(std::vector<OpDef>& ops) {
     OpDef d = Reduce(code, type, kFloats);
     d.out_rule = DTypeRule::kDeclared;
     d.in_v2 = false;
-    d.codegen_refusal = "ARGMAX_CODEGEN";
     ops.push_back(d);
   }
   ops[ops.size() - 2].codegen_refusal = "ARGMAX_MULTI_PHASE";

@@ -129,6 +129,14 @@ void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings&
                    KernelStageTimes* times) {
   const hw::Profile& profile = *settings.profile;
   try {
+    // ---- groups: reductions over different axes split the kernel into groups joined through
+    // GM workspace tensors; each group then takes the stages below (CompileGroups)
+    if (schedule::GroupPartition part = schedule::PartitionGroups(k.hint); !part.groups.empty()) {
+      Dump(options, "groups", schedule::DumpGroups(part));
+      CompileGroups(k, part, options, settings, times);
+      return;
+    }
+
     // ---- schedule: normalise (a dump after each pass), tiling cases, templates, impl graphs,
     // buffers
     auto t0 = Clock::now();

@@ -12,6 +12,7 @@
 #include "autofuse/frontend/evaluator.h"
 #include "autofuse/frontend/lower.h"
 #include "autofuse/frontend/op_registry.h"
+#include "autofuse/hw/profile.h"
 #include "autofuse/support/error.h"
 
 namespace af::pipeline {
@@ -70,7 +71,9 @@ std::optional<double> KernelLaunchUs(const ir::Graph& hint, const Options& o,
   const hw::Profile& profile = hw::GetProfile(o.soc);
   const att::KernelPrice p =
       att::PriceKernel(hint, o.bindings, profile, att::SolverOptionsFrom(o.flags, profile));
-  if (p.Priced()) return clock.Us(*p.cycles) + clock.launch_us;
+  // A multi-group kernel pays a SyncAll before each group that reads the workspace.
+  if (p.Priced())
+    return clock.Us(*p.cycles) + clock.launch_us + p.barriers * hw::kSyncAllAssumptionUs;
   if (!p.unbound.empty()) {
     unbound->insert(p.unbound.begin(), p.unbound.end());
     *why = "unbound sizes";

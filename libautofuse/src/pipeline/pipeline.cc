@@ -188,6 +188,8 @@ CompileResult Compile(Input in, const Options& options) {
     const Kernel& first = r.kernels[static_cast<std::size_t>(k.same_as)];
     k.schedule = first.schedule;
     k.tiling = first.tiling;
+    k.groups = first.groups;
+    k.workspace = first.workspace;
     k.code = first.code;
     k.library = first.library;
     k.error_code = first.error_code;

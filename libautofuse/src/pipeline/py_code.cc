@@ -336,6 +336,18 @@ class _Run:
         elif op in ("Where", "Select"):
             r = np.where(xs[0] != 0, _wide(xs[1]), _wide(xs[2]))
             self.set(n, 0, _into(np.broadcast_to(r, shape), self.cdt(out.dtype)))
+        elif op == "ArgMax":  # C-order position over the reduced dims; the first NaN wins
+            src = n.ports()[0]
+            dims = [d for d, (i, o, s) in enumerate(zip(_ints(src.size), shape,
+                                                        _ints(out.strides)))
+                    if o == 1 and s == 0 and i != 1]
+            x = _wide(xs[0])
+            keep = [d for d in range(x.ndim) if d not in dims]
+            t = np.transpose(x, keep + dims)
+            t = t.reshape(t.shape[:len(keep)] + (-1,))
+            r = np.argmax(t, axis=-1).reshape([1 if d in dims else x.shape[d]
+                                              for d in range(x.ndim)])
+            self.set(n, 0, r.astype(self.cdt(out.dtype)))
         elif op in _T.REDUCE:
             src = n.ports()[0]
             dims = tuple(d for d, (i, o, s) in enumerate(zip(_ints(src.size), shape,

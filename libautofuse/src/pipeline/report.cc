@@ -21,18 +21,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void FillBuffers(const Kernel& k, report::KernelReport* kr) {
-  for (const auto& b : k.schedule.buffers) {
+void FillBuffers(const schedule::ScheduleResult& s, report::KernelReport* kr) {
+  for (const auto& b : s.buffers) {
     auto* br = kr->add_buffers();
     br->set_name(b.Name());
     br->set_kind(std::string(schedule::BufKindName(b.kind)));
     br->set_buf_num(b.buf_num);
     br->set_esize(b.esize);
     for (int n : b.nodes)
-      br->add_tensors(k.schedule.graph.nodes[n].name);
-    for (std::size_t j = 0; j < k.schedule.dims.size(); ++j) {
-      if (((b.one_mask >> j) & 1u) != 0)
-        br->add_one_axes(k.schedule.graph.FindAxis(k.schedule.dims[j])->name);
+      br->add_tensors(s.graph.nodes[n].name);
+    for (std::size_t j = 0; j < s.dims.size(); ++j) {
+      if (((b.one_mask >> j) & 1u) != 0) br->add_one_axes(s.graph.FindAxis(s.dims[j])->name);
     }
     br->set_role(b.role);
   }
@@ -59,9 +58,10 @@ void FillSolution(const af_tiling::CaseSolution& sol, std::int64_t compulsory,
   if (sol.ok) cr->set_traffic_ratio(att::TrafficRatio(sol.mte2_bytes, compulsory));
 }
 
-void FillCases(const Kernel& k, int perf_version, report::KernelReport* kr) {
-  for (std::size_t c = 0; c < k.schedule.cases.size(); ++c) {
-    const auto& ic = k.schedule.cases[c];
+void FillCases(const schedule::ScheduleResult& s, const att::TilingDecision* tiling,
+               int perf_version, report::KernelReport* kr) {
+  for (std::size_t c = 0; c < s.cases.size(); ++c) {
+    const auto& ic = s.cases[c];
     auto* cr = kr->add_cases();
     cr->set_name(ic.name);
     cr->set_template_name(std::string(schedule::CaseKindName(ic.kind)));
@@ -69,12 +69,12 @@ void FillCases(const Kernel& k, int perf_version, report::KernelReport* kr) {
     cr->set_tile_dim(ic.tile_dim);
     cr->set_tile_var(ic.tile_var);
     cr->set_block_var(ic.block_var);
-    cr->set_ub_bytes_expr(att::UbBytesExpr(k.schedule, static_cast<int>(c)).ToString());
-    for (const auto& f : att::PipeFormulas(k.schedule, static_cast<int>(c), perf_version))
+    cr->set_ub_bytes_expr(att::UbBytesExpr(s, static_cast<int>(c)).ToString());
+    for (const auto& f : att::PipeFormulas(s, static_cast<int>(c), perf_version))
       cr->add_pipe_formulas(f);
     ir::ToProto(ic.graph, cr->mutable_impl_graph());
     cr->set_impl_graph_text(ir::DumpText(ic.graph));
-    if (k.tiling) FillSolution(k.tiling->cases[c].solution, k.tiling->compulsory_bytes, cr);
+    if (tiling != nullptr) FillSolution(tiling->cases[c].solution, tiling->compulsory_bytes, cr);
   }
 }
 
@@ -100,7 +100,8 @@ void FillPgo(const att::PgoResult& r, const std::string& file, const att::PgoOpt
   pr->set_file(file);
 }
 
-void FillTiling(const Kernel& k, const Options& options, const hw::Profile& profile,
+void FillTiling(const schedule::ScheduleResult& s, const att::TilingDecision& t,
+                const Options& options, const hw::Profile& profile,
                 const af_tiling::SolverOptions& solver, report::KernelReport* kr) {
   auto* tr = kr->mutable_tiling();
   for (const auto& [n, v] : options.bindings)
@@ -108,23 +109,67 @@ void FillTiling(const Kernel& k, const Options& options, const hw::Profile& prof
   tr->set_soc(profile.name);
   tr->set_cores(profile.vector_cores);
   tr->set_ub_capacity(profile.ub_bytes);
-  tr->set_chosen_case(k.tiling->chosen);
-  tr->set_chosen_name(k.schedule.cases[k.tiling->chosen].name);
-  tr->set_block_dim(k.tiling->solution.block_dim);
-  tr->set_ub_bytes(k.tiling->solution.ub_bytes);
-  tr->set_modeled_cycles(k.tiling->solution.cost);
-  tr->set_solve_ns(k.tiling->solve_ns);
+  tr->set_chosen_case(t.chosen);
+  tr->set_chosen_name(s.cases[t.chosen].name);
+  tr->set_block_dim(t.solution.block_dim);
+  tr->set_ub_bytes(t.solution.ub_bytes);
+  tr->set_modeled_cycles(t.solution.cost);
+  tr->set_solve_ns(t.solve_ns);
   tr->set_solver(att::AlgorithmName(solver.algorithm));
   tr->set_perf_table(solver.perf_version);
-  tr->set_compulsory_mte2_bytes(k.tiling->compulsory_bytes);
-  tr->set_traffic_ratio(k.tiling->traffic.ratio);
-  for (const auto& d : k.tiling->traffic.reasons) {
+  tr->set_compulsory_mte2_bytes(t.compulsory_bytes);
+  tr->set_traffic_ratio(t.traffic.ratio);
+  for (const auto& d : t.traffic.reasons) {
     auto* dr = tr->add_traffic_reasons();
     dr->set_stage(d.stage);
     dr->set_code(d.code);
     dr->set_message(d.message);
   }
-  if (k.pgo) FillPgo(*k.pgo, k.pgo_file.string(), att::PgoOptionsFrom(options.flags), tr);
+}
+
+void FillDecisions(const std::vector<schedule::Decision>& ds, report::KernelReport* kr) {
+  for (const auto& d : ds) {
+    auto* dr = kr->add_decisions();
+    dr->set_stage(d.stage);
+    dr->set_code(d.code);
+    dr->set_message(d.message);
+  }
+}
+
+// What one schedule and its tiling say: the normalized graph, symbols, decisions, buffers, cases
+// and the tiling (a kernel's, or one group's of a multi-group kernel).
+void FillSchedule(const schedule::ScheduleResult& s, const att::TilingDecision* tiling,
+                  const Options& options, const hw::Profile& profile,
+                  const af_tiling::SolverOptions& solver, report::KernelReport* kr) {
+  kr->set_normalized_graph_text(ir::DumpText(s.graph));
+  for (const auto& sym : att::KernelSymbols(s))
+    kr->add_symbols(sym);
+  FillDecisions(s.decisions, kr);
+  FillBuffers(s, kr);
+  FillCases(s, tiling, solver.perf_version, kr);
+  if (tiling != nullptr) FillTiling(s, *tiling, options, profile, solver, kr);
+}
+
+void FillGroups(const Kernel& k, const Options& options, const hw::Profile& profile,
+                const af_tiling::SolverOptions& solver, report::KernelReport* kr) {
+  for (const auto& s : k.code.symbols)
+    kr->add_symbols(s);
+  FillDecisions(k.schedule.decisions, kr);
+  for (const auto& g : k.groups) {
+    auto* gr = kr->add_groups();
+    gr->set_name(g.group.graph.name);
+    ir::ToProto(g.group.graph, gr->mutable_hint_graph());
+    gr->set_after_sync_all(g.group.reads_workspace);
+    FillSchedule(g.schedule, g.tiling ? &*g.tiling : nullptr, options, profile, solver, gr);
+  }
+  for (const auto& w : k.workspace) {
+    auto* wr = kr->add_workspace();
+    wr->set_value(w.value);
+    wr->set_dtype(std::string(ir::DTypeName(w.dtype)));
+    wr->set_elements(w.elements.ToString());
+    wr->set_written_by(w.written_by);
+  }
+  if (const auto cycles = GroupCycles(k)) kr->set_groups_modeled_cycles(*cycles);
 }
 
 void FillKernel(const Kernel& k, const Options& options, const hw::Profile& profile,
@@ -134,19 +179,17 @@ void FillKernel(const Kernel& k, const Options& options, const hw::Profile& prof
   kr->set_origin(k.origin);
   kr->set_error_code(k.error_code);
   kr->set_error(k.error);
-  if (!k.error.empty() && k.schedule.cases.empty()) return;
-  kr->set_normalized_graph_text(ir::DumpText(k.schedule.graph));
-  for (const auto& s : att::KernelSymbols(k.schedule))
-    kr->add_symbols(s);
-  for (const auto& d : k.schedule.decisions) {
-    auto* dr = kr->add_decisions();
-    dr->set_stage(d.stage);
-    dr->set_code(d.code);
-    dr->set_message(d.message);
+  if (k.MultiGroup()) {
+    FillGroups(k, options, profile, solver, kr);
+  } else if (k.error.empty() || !k.schedule.cases.empty()) {
+    FillSchedule(k.schedule, k.tiling ? &*k.tiling : nullptr, options, profile, solver, kr);
+    if (k.tiling && k.pgo) {
+      FillPgo(*k.pgo, k.pgo_file.string(), att::PgoOptionsFrom(options.flags),
+              kr->mutable_tiling());
+    }
+  } else {
+    return;
   }
-  FillBuffers(k, kr);
-  FillCases(k, solver.perf_version, kr);
-  if (k.tiling) FillTiling(k, options, profile, solver, kr);
   for (const auto& f : k.code.files)
     kr->add_source_files(kr->name() + "/" + f.name);
 }
@@ -366,7 +409,15 @@ void WriteOutputs(const CompileResult& r, const report::CompileReport& report,
     fs::create_directories(kd, ec);
     for (const auto& f : k.code.files)
       WriteFileReplacing((kd / f.name).string(), f.text);
-    WriteFileReplacing((kd / "schedule.txt").string(), schedule::DumpSchedule(k.schedule));
+    std::string sched;
+    if (k.MultiGroup()) {
+      for (std::size_t q = 0; q < k.groups.size(); ++q)
+        sched += "# group " + std::to_string(q) + " " + k.groups[q].group.graph.name + "\n" +
+                 schedule::DumpSchedule(k.groups[q].schedule);
+    } else {
+      sched = schedule::DumpSchedule(k.schedule);
+    }
+    WriteFileReplacing((kd / "schedule.txt").string(), sched);
   }
   WriteFileReplacing((fs::path(dir) / "report.json").string(), ReportToJson(report));
   if (!r.front_end) return;

@@ -11,6 +11,7 @@
 
 #include "af_cpu/launch_abi.h"
 #include "autofuse/att/pgo.h"
+#include "autofuse/codegen/superkernel.h"
 #include "autofuse/data/compare.h"
 #include "autofuse/data/npy.h"
 #include "autofuse/interp/interpreter.h"
@@ -88,6 +89,38 @@ std::vector<data::HostArray> Inputs(const Kernel& k, const Options& options,
   return inputs;
 }
 
+// A multi-group kernel's tiling data holds each group's struct at member_offset[i]: each group's
+// key and block_dim must be the in-process solver's for that group.
+void CheckGroupTilings(const Kernel& k, const Options& options,
+                       const std::vector<std::uint8_t>& tiling, int forced, int forced_template,
+                       RunResult* res) {
+  const hw::Profile& profile = hw::GetProfile(options.soc);
+  const auto solver = att::SolverOptionsFrom(options.flags, profile);
+  res->group_keys.clear();
+  for (std::size_t i = 0; i < k.groups.size(); ++i) {
+    std::uint64_t off = 0;
+    const std::size_t at = codegen::kSuperMemberOffsetsAt + 8 * i;
+    if (at + sizeof off > tiling.size()) throw std::runtime_error("tiling data too short");
+    std::memcpy(&off, tiling.data() + at, sizeof off);
+    AfTilingHeader h{};
+    if (off + sizeof h > tiling.size()) throw std::runtime_error("tiling data too short");
+    std::memcpy(&h, tiling.data() + off, sizeof h);
+    const att::TilingDecision d = att::Solve(k.groups[i].schedule, options.bindings, profile,
+                                             forced, forced_template, solver);
+    if (static_cast<int>(h.tiling_key) != d.chosen || h.block_dim != d.solution.block_dim) {
+      throw std::runtime_error("group " + std::to_string(i) + ": generated tiling (case " +
+                               std::to_string(h.tiling_key) + ", block_dim " +
+                               std::to_string(h.block_dim) +
+                               ") disagrees with the compiler (case " + std::to_string(d.chosen) +
+                               ", block_dim " + std::to_string(d.solution.block_dim) + ")");
+    }
+    res->group_keys.push_back(d.chosen);
+    res->model_mte2_bytes += d.solution.mte2_bytes;
+    res->model_mte3_bytes += d.solution.mte3_bytes;
+    res->model_vec_repeats += d.solution.vec_repeats;
+  }
+}
+
 // ---- tiling: the generated function, checked against the in-process solver
 std::vector<std::uint8_t> Tiling(const Kernel& k, const Options& options, RunResult* res) {
   const hw::Profile& profile = hw::GetProfile(options.soc);
@@ -112,6 +145,11 @@ std::vector<std::uint8_t> Tiling(const Kernel& k, const Options& options, RunRes
   AfTilingHeader header{};
   std::memcpy(&header, tiling.data(), sizeof header);
   const auto solver = att::SolverOptionsFrom(options.flags, profile);
+  if (k.MultiGroup()) {
+    CheckGroupTilings(k, options, tiling, forced, forced_template, res);
+    res->block_dim = header.block_dim;
+    return tiling;
+  }
   att::TilingDecision in_process =
       att::Solve(k.schedule, options.bindings, profile, forced, forced_template, solver);
   // A kernel built with --autofuse_enable_pgo reads its PGO result file ($AF_PGO_FILE overrides):
@@ -339,6 +377,22 @@ void Compare(const Kernel& k, const Options& options, const RunOptions& run,
 }
 
 }  // namespace
+
+std::string ChosenCases(const Kernel& k, const RunResult& res) {
+  if (!k.MultiGroup()) {
+    if (res.tiling_key < 0 || static_cast<std::size_t>(res.tiling_key) >= k.schedule.cases.size())
+      return "case " + std::to_string(res.tiling_key);
+    return "case " + std::to_string(res.tiling_key) + " (" +
+           k.schedule.cases[static_cast<std::size_t>(res.tiling_key)].name + ")";
+  }
+  std::string s = std::to_string(k.groups.size()) + " groups:";
+  for (std::size_t i = 0; i < res.group_keys.size() && i < k.groups.size(); ++i) {
+    const auto c = static_cast<std::size_t>(res.group_keys[i]);
+    s += (i != 0U ? " |" : "") + std::string(" case ") + std::to_string(c) + " (" +
+         k.groups[i].schedule.cases.at(c).name + ")";
+  }
+  return s;
+}
 
 RunResult Run(const Kernel& k, const Options& options, const RunOptions& run) {
   RequireBound(k, options);

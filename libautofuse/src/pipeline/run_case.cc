@@ -83,7 +83,7 @@ class UnitRunner {
           Reshaped(ev_.Get(fk.lowered.inputs[j]), specs.at(j).shape, specs.at(j).dtype));
     const RunResult rr = Run(k, o_, ro);
     std::string line = "kernel " + k.code.kernel_name + " (" + std::to_string(fk.nodes.size()) +
-                       " ops): case " + std::to_string(rr.tiling_key) + ", block_dim " +
+                       " ops): " + ChosenCases(k, rr) + ", block_dim " +
                        std::to_string(rr.block_dim);
     if (!rr.ok) {
       line += ", DIFFERS from the interpreter";
@@ -353,7 +353,7 @@ void CheckSegmentsOnDrawnInputs(const Options& o, std::uint64_t seed, CaseRun& r
         ro.inputs.push_back(Reshaped(vals.at(v), specs.at(j).shape, specs.at(j).dtype));
       }
       const RunResult rr = Run(k, o, ro);
-      res.log.push_back("kernel " + k.code.kernel_name + ": case " + std::to_string(rr.tiling_key) +
+      res.log.push_back("kernel " + k.code.kernel_name + ": " + ChosenCases(k, rr) +
                         ", block_dim " + std::to_string(rr.block_dim) +
                         (rr.ok ? "" : ", DIFFERS from the interpreter"));
       for (const OutputCheck& c : rr.outputs)

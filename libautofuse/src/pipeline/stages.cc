@@ -19,6 +19,7 @@
 #include "autofuse/pipeline/options.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/pipeline/superkernel.h"
+#include "autofuse/schedule/groups.h"
 #include "autofuse/schedule/schedule.h"
 #include "autofuse/support/error.h"
 
@@ -104,10 +105,19 @@ std::string TileText(const ir::Graph& g, const StageRun& run) {
 std::string CodegenText(const ir::Graph& g) {
   try {
     const hw::Profile& profile = hw::GetProfile(kSoc);
-    const auto s = schedule::Schedule(g, profile);
     Options o;
     o.soc = kSoc;
-    const auto code = codegen::Generate(g, s, TilingOptionsFrom(o, profile));
+    codegen::GeneratedKernel code;
+    if (const auto part = schedule::PartitionGroups(g); !part.groups.empty()) {
+      // A multi-group kernel: its groups' schedules, one kernel (docs/schedule.md).
+      const auto scheds = schedule::ScheduleGroups(part, profile);
+      std::vector<codegen::GroupMember> members;
+      for (std::size_t q = 0; q < scheds.size(); ++q)
+        members.push_back({&part.groups[q], &scheds[q]});
+      code = codegen::GenerateGroups(g, part, members, TilingOptionsFrom(o, profile));
+    } else {
+      code = codegen::Generate(g, schedule::Schedule(g, profile), TilingOptionsFrom(o, profile));
+    }
     std::string out;
     for (const auto& f : code.files)
       out += "// ---- " + f.name + "\n" + f.text;
@@ -151,6 +161,10 @@ bool ApplyHintStage(ir::Graph& g, const StageRun& r, std::string& out) {
     return false;
   } else if (stage == "schedule") {
     out += ScheduleText(g);
+    return false;
+  } else if (stage == "groups") {
+    const schedule::GroupPartition p = schedule::PartitionGroups(g);
+    out += p.groups.empty() ? "one group\n" : schedule::DumpGroups(p);
     return false;
   } else if (stage == "tile") {
     out += TileText(g, r);
@@ -230,9 +244,9 @@ std::vector<StageRun> RunLines(const std::string& text) {
 }
 
 bool IsHintStage(const std::string& name) {
-  static const std::set<std::string> names = {"dump",    "tile_split", "block_split", "merge",
-                                              "reorder", "proto",      "validate",    "normalize",
-                                              "passes",  "schedule",   "tile",        "codegen"};
+  static const std::set<std::string> names = {
+      "dump",      "tile_split", "block_split", "merge", "reorder", "proto", "validate",
+      "normalize", "passes",     "schedule",    "tile",  "codegen", "groups"};
   return names.contains(name);
 }
 

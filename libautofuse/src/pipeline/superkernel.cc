@@ -41,6 +41,16 @@ class Planner {
       }
       const Kernel& k = r_.kernels[static_cast<std::size_t>(u.kernel)];
       if (marked_ && !InScope(u, k)) continue;
+      if (k.MultiGroup()) {
+        if (!open_.empty()) {
+          Close("SUPERKERNEL_MULTI_GROUP", "the next kernel, " + KernelLabel(k) + ", cannot join");
+        }
+        p_.decisions.push_back({"SUPERKERNEL_MULTI_GROUP",
+                                "kernel " + KernelLabel(k) +
+                                    " runs alone: it is a multi-group kernel, whose groups already "
+                                    "share one launch (a super kernel does not nest them)"});
+        continue;
+      }
       if (const std::string code =
               codegen::SuperMemberRefusal(k.hint, k.schedule, k.tiling ? k.tiling->chosen : -1);
           !code.empty()) {

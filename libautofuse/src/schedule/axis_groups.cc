@@ -24,7 +24,10 @@ void GroupAxes(ScheduleResult& r) {
     if (!IsReduce(n)) continue;
     const auto& in = g.nodes[n.inputs.at(0).node].outputs.at(n.inputs[0].output);
     const auto& out = n.outputs.at(0);
-    if (out.dtype != ir::DType::kFloat32) {
+    // ArgMax computes in its input's dtype (AscendC's ReduceMax takes half and float).
+    const bool argmax_ok =
+        n.type == "ArgMax" && (in.dtype == ir::DType::kFloat32 || in.dtype == ir::DType::kFloat16);
+    if (out.dtype != ir::DType::kFloat32 && !argmax_ok) {
       throw ScheduleError("REDUCE_DTYPE",
                           "reduction '" + n.name + "' computes in " +
                               std::string(ir::DTypeName(out.dtype)) +

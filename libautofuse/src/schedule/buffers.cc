@@ -339,6 +339,7 @@ class BufferPlanner {
     r_.buffers[partial].one_mask = out_mask;
     r_.buffers[partial].role = "reduce_partial";
     r_.work.reduce_partial = partial;
+    AddArgMaxTmp();
     int r_dims = 0;
     for (bool b : r_.groups.r_dim)
       r_dims += b ? 1 : 0;
@@ -347,6 +348,23 @@ class BufferPlanner {
       r_.buffers[scratch].one_mask = in_mask;
       r_.buffers[scratch].role = "reduce_scratch";
       r_.work.reduce_scratch = scratch;
+    }
+  }
+
+  // ArgMax's ReduceMax(dst, src, sharedTmpBuffer, count, true) work tensor. The AscendC
+  // ReduceMax page sizes it from the first pass's (value, index) pair per 256-byte repeat of
+  // `count`, then the passes after it; we give it one byte per input element (at least 8x the
+  // first pass's pairs for float, 32x for half; that it covers the later passes too is our
+  // assumption, the exact formula not checked).
+  void AddArgMaxTmp() {
+    for (int i = 0; i < n_; ++i) {
+      if (g_.nodes[i].type != "ArgMax") continue;
+      const auto& in = g_.nodes[i].inputs.at(0);
+      const int tmp = Add(BufKind::kTBuf, 1, 1);
+      r_.buffers[tmp].one_mask = OneMask(g_.nodes[in.node].outputs.at(in.output));
+      r_.buffers[tmp].role = "argmax_tmp";
+      r_.work.argmax_tmp = tmp;
+      return;
     }
   }
 

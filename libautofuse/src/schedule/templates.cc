@@ -273,6 +273,24 @@ void ElementwiseTemplates(ScheduleResult& r) {
   UnalignedTemplate(r);
 }
 
+bool HasArgMax(const Graph& g) {
+  return std::any_of(g.nodes.begin(), g.nodes.end(),
+                     [](const Node& n) { return n.type == "ArgMax"; });
+}
+
+// ArgMax's codegen reduces the innermost dim row by row (ReduceMax with calIndex) and keeps the
+// running (value, index) per row in scalars: one reduced dim, the innermost.
+void CheckArgMaxLayout(const ScheduleResult& r, int first_r, int r_count) {
+  const int n_dims = static_cast<int>(r.dims.size());
+  if (!HasArgMax(r.graph) || (r_count == 1 && first_r == n_dims - 1)) return;
+  throw ScheduleError("ARGMAX_LAYOUT",
+                      "graph '" + r.graph.name +
+                          "': ArgMax is compiled only when the one reduced dim is the innermost "
+                          "(after merging dims); here " +
+                          std::to_string(r_count) + " reduced dim(s), the first at " +
+                          std::to_string(first_r) + " of " + std::to_string(n_dims));
+}
+
 // r_core: for large R with little A, the R iterations go over cores (two phases joined by a GM
 // workspace and SyncAll). Only single-level graphs with few nodes after the reduction, as in
 // AutoFuse.
@@ -285,7 +303,11 @@ void RCoreTemplate(ScheduleResult& r, int first_r) {
     if (op != nullptr && op->compute == ir::ComputeType::kElewise && r.groups.avail[i] >= 1)
       ++post_nodes;
   }
-  if (r.groups.passes != 1) {
+  if (HasArgMax(g)) {
+    r.decisions.push_back({"templates", "ARGMAX_R_CORE",
+                           "ArgMax: merging partial (value, index) pairs across cores "
+                           "(AutoFuse's ArgMaxMultiRPhase1/2) is not implemented; no r_core"});
+  } else if (r.groups.passes != 1) {
     r.decisions.push_back({"templates", "NO_R_CORE",
                            "norm-like graph (" + std::to_string(r.groups.passes) +
                                " sweeps): the R-split template needs one reduction level"});
@@ -319,6 +341,7 @@ void ReduceTemplates(ScheduleResult& r) {
       ++r_count;
     }
   }
+  CheckArgMaxLayout(r, first_r, r_count);
   if (r.groups.passes > 1) {
     r.decisions.push_back(
         {"templates", "NORM_LOOP",
@@ -382,6 +405,10 @@ void AddTemplates(ScheduleResult& r) {
   } else {
     ReduceTemplates(r);
   }
+}
+
+bool SyncsAllCores(CaseKind kind) {
+  return kind == CaseKind::kRCore;
 }
 
 std::string_view CaseKindName(CaseKind k) {

@@ -155,3 +155,25 @@ g.write()
 # RARA four-axis reduce over dims 0 and 2
 simple_reduce("sum_rara", "Sum", ["s0", "s1", "s2", "s3"], [0, 2])
 simple_reduce("sum_arar", "Sum", ["s0", "s1", "s2", "s3"], [1, 3])
+
+# ArgMax over the innermost dim (issue 22): the index (int64 or int32) of the first maximum; the
+# fp16 graph also stores the maximum itself (a Max next to the ArgMax in one kernel).
+def argmax(name, shape, dtype, out_dtype, with_max=False):
+    axes = [(f"z{i}", s) for i, s in enumerate(shape)]
+    rd = red(shape, [len(shape) - 1])
+    what = "ArgMax" + (" and Max" if with_max else "")
+    g = G(name, f"{what} over the innermost dim of {dtype} {shape} ({out_dtype} index)", shape, axes)
+    g.node("x", "Data", [], dtype, shape, {"index": 0})
+    g.node("lx", "Load", ["x"], dtype, shape)
+    g.node("am", "ArgMax", ["lx"], out_dtype, rd)
+    g.node("st", "Store", ["am"], out_dtype, rd)
+    if with_max:
+        g.node("mx", "Max", ["lx"], dtype, rd)
+        g.node("st2", "Store", ["mx"], dtype, rd)
+    g.node("out", "Output", ["st"], out_dtype, rd, {"index": 0})
+    if with_max:
+        g.node("out2", "Output", ["st2"], dtype, rd, {"index": 1})
+    g.write()
+
+argmax("argmax_ar", ["s0", "s1"], "fp32", "int64")
+argmax("argmax_max_fp16", ["s0", "s1", "s2"], "fp16", "int32", with_max=True)

@@ -16,6 +16,7 @@
 #include "autofuse/ir/text.h"
 #include "autofuse/schedule/schedule.h"
 #include "autofuse/support/error.h"
+#include "e2e_units.h"
 #include "fixtures.h"
 
 namespace af {
@@ -24,10 +25,9 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
+// An e2e graph's schedule, or a group's of a multi-group graph ("<graph>/g<i>").
 schedule::ScheduleResult Graph(const std::string& name) {
-  const auto path = test::SourceDir() / "tests" / "e2e" / "graphs" / (name + ".graph.txt");
-  return schedule::Schedule(ir::ParseText(test::ReadFile(path), path.string()),
-                            hw::GetProfile("ascend910b"));
+  return test::ScheduleE2eUnit(name, hw::GetProfile("ascend910b"));
 }
 
 fs::path Scratch(const std::string& name) {
@@ -172,10 +172,7 @@ TEST(PgoSearch, PruningFindsAtLeastTheSolversPointOnEveryGraph) {
   att::PgoOptions o;
   o.enabled = true;
   o.pruning = true;
-  for (const auto& path :
-       test::FilesUnder(test::SourceDir() / "tests" / "e2e" / "graphs", {".graph.txt"})) {
-    std::string name = path.filename().string();
-    name = name.substr(0, name.size() - std::string(".graph.txt").size());
+  for (const auto& name : test::E2eUnits()) {
     SCOPED_TRACE(name);
     const auto s = Graph(name);
     sym::Bindings b;

@@ -17,24 +17,19 @@
 #include "autofuse/hw/profile.h"
 #include "autofuse/ir/text.h"
 #include "autofuse/schedule/schedule.h"
+#include "e2e_units.h"
 #include "fixtures.h"
 
 namespace af {
 namespace {
 
+// An e2e graph's schedule, or a group's of a multi-group graph ("<graph>/g<i>").
 schedule::ScheduleResult Graph(const std::string& name, const hw::Profile& profile) {
-  const auto path = test::SourceDir() / "tests" / "e2e" / "graphs" / (name + ".graph.txt");
-  return schedule::Schedule(ir::ParseText(test::ReadFile(path), path.string()), profile);
+  return test::ScheduleE2eUnit(name, profile);
 }
 
 std::vector<std::string> Graphs() {
-  std::vector<std::string> out;
-  for (const auto& p :
-       test::FilesUnder(test::SourceDir() / "tests" / "e2e" / "graphs", {".graph.txt"})) {
-    const std::string f = p.filename().string();
-    out.push_back(f.substr(0, f.find('.')));
-  }
-  return out;
+  return test::E2eUnits();
 }
 
 TEST(TileRefine, PartsCostIsPricesCycles) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "autofuse/codegen/codegen.h"
+#include "autofuse/schedule/groups.h"
 
 namespace af::codegen {
 
@@ -40,6 +41,14 @@ struct SuperMember {
 struct SuperKernelSpec {
   std::vector<SuperMember> members;
   int num_buffers = 0;  // GM parameters of the super entry
+  // GM tensors inside the launch's workspace (a multi-group kernel's reductions that later groups
+  // read): a member parameter num_buffers + j is tensor j, of bytes[j] bytes (over the members'
+  // size symbols). They sit first in the workspace, 8-byte aligned; the members' own workspaces
+  // follow.
+  std::vector<sym::Expr> workspace_tensor_bytes;
+  // The entry's name: `name` when set (a C identifier), else autofused_super_ and a hash of the
+  // members and their wiring.
+  std::string name;
 };
 
 // The combined tiling data's header, as the generated header declares it (AfTilingHeader first);
@@ -54,6 +63,23 @@ inline constexpr std::size_t kSuperMemberOffsetsAt = 32;
 // Throws CodegenError SUPERKERNEL_PARAMS (fewer than two members, or a parameter map that does
 // not fit a member).
 GeneratedKernel GenerateSuper(const SuperKernelSpec& spec, const TilingOptions& tiling);
+
+// One group of a multi-group kernel and its schedule (schedule/groups.h).
+struct GroupMember {
+  const schedule::GroupGraph* group = nullptr;
+  const schedule::ScheduleResult* schedule = nullptr;
+};
+
+// The multi-group kernel of `hint`: GenerateSuper over the groups in order (a SyncAll before each
+// group that reads the workspace), the partition's workspace tensors first in the launch's
+// workspace; the entry takes the hint graph's inputs and outputs (input_nodes/output_nodes are
+// its Data and Output nodes by index) and is named as a one-group kernel would be (KernelName).
+GeneratedKernel GenerateGroups(const ir::Graph& hint, const schedule::GroupPartition& partition,
+                               const std::vector<GroupMember>& groups, const TilingOptions& tiling);
+
+// Whether one tiling case's template synchronises all cores (r_core's hard SyncAll over the GM
+// workspace): such a case cannot run inside a super kernel or a multi-group kernel.
+bool CaseSyncsAllCores(const schedule::ImplCase& c);
 
 // Whether the kernel can join a super kernel: "" or the reason code (SUPERKERNEL_HARD_SYNC when
 // its chosen case, or with chosen_case < 0 (sizes unbound) any case, synchronises all cores).

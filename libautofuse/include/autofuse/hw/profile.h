@@ -23,6 +23,11 @@ struct Profile {
   std::vector<std::string> sources;
 };
 
+// The cost of one hard SyncAll() across the vector cores: an assumption (no public document gives
+// its latency). Priced by the super-kernel estimate and between the groups of a multi-group
+// kernel.
+inline constexpr double kSyncAllAssumptionUs = 0.5;
+
 const Profile& GetProfile(std::string_view name);  // throws af::InputError for unknown names
 std::vector<std::string> ProfileNames();
 

@@ -14,10 +14,18 @@
 #include "autofuse/codegen/codegen.h"
 #include "autofuse/ir/graph.h"
 #include "autofuse/pipeline/options.h"
+#include "autofuse/schedule/groups.h"
 #include "autofuse/schedule/schedule.h"
 #include "autofuse/toolchain/compile.h"
 
 namespace af::pipeline {
+
+// One group of a multi-group kernel (schedule/groups.h): its own hint graph, schedule and tiling.
+struct KernelGroup {
+  schedule::GroupGraph group;
+  schedule::ScheduleResult schedule;
+  std::optional<att::TilingDecision> tiling;  // when every size is bound
+};
 
 struct Kernel {
   ir::Graph hint;
@@ -37,6 +45,13 @@ struct Kernel {
   // (SameKernel): this kernel was not scheduled, generated or built again; schedule, tiling, code,
   // library and error are that kernel's. -1 for a kernel of its own.
   int same_as = -1;
+  // A multi-group kernel (its reductions remove different axes): the groups, which run one after
+  // another in one launch with a SyncAll before a group that reads the GM workspace, and the
+  // workspace tensors between them. Then `schedule` holds only the partition's decisions and
+  // `tiling` is empty: each group has its own.
+  std::vector<KernelGroup> groups;
+  std::vector<schedule::WorkspaceTensor> workspace;
+  bool MultiGroup() const { return !groups.empty(); }
 };
 
 // Whether two hint graphs are the same kernel: equal in everything but the graph's name (ops,
@@ -79,6 +94,16 @@ toolchain::CompileOptions KernelCompileOptions(const codegen::GeneratedKernel& c
 // solver under NoTiling::kRefuse) sets k.error_code / k.error and stops.
 void CompileKernel(Kernel& k, const Options& options, const KernelStageSettings& settings,
                    KernelStageTimes* times);
+
+// The stages for a multi-group kernel (called by CompileKernel when the partition has groups):
+// each group is scheduled (schedule::ScheduleGroups) and solved; codegen emits one kernel of the
+// groups (codegen::GenerateGroups), built as any kernel.
+void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const Options& options,
+                   const KernelStageSettings& settings, KernelStageTimes* times);
+
+// The sum of the groups' chosen tilings' modeled cycles (the SyncAll barriers are not in it: see
+// docs/schedule.md "Groups"); nullopt when a group has no tiling.
+std::optional<double> GroupCycles(const Kernel& k);
 
 // The tiling decision as text (the "tiling" dump and the golden tests' `tile` stage): the chosen
 // case, then every case with its feasibility, tile, block_dim, UB bytes and per-pipe cycles.

@@ -40,7 +40,8 @@ struct RunResult {
   std::vector<data::HostArray> per_step;
   std::int64_t settled_ties = 0;
   std::uint32_t block_dim = 0;
-  int tiling_key = -1;
+  int tiling_key = -1;          // -1 for a multi-group kernel: see group_keys
+  std::vector<int> group_keys;  // a multi-group kernel: each group's tiling case
   std::uint64_t mte2_bytes = 0;
   std::uint64_t mte3_bytes = 0;
   std::uint64_t vec_repeats = 0;
@@ -50,6 +51,10 @@ struct RunResult {
   std::int64_t model_mte3_bytes = 0;
   std::int64_t model_vec_repeats = 0;
 };
+
+// The run's tiling case as text: "case 2 (name)", or for a multi-group kernel
+// "2 groups: case 0 (name) | case 1 (name)".
+std::string ChosenCases(const Kernel& k, const RunResult& res);
 
 struct RunOptions {
   std::string inputs_dir;  // in0.npy ... by Data index; empty: random inputs from `seed`

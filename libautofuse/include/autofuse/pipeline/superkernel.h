@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "autofuse/codegen/superkernel.h"
+#include "autofuse/hw/profile.h"
 #include "autofuse/pipeline/pipeline.h"
 #include "autofuse/pipeline/units.h"
 
@@ -107,8 +108,8 @@ struct SuperEstimate {
   double sync_us = 0;
 };
 
-// The cost of one hard SyncAll() across the cores: an assumption (no public figure).
-inline constexpr double kSyncAllAssumptionUs = 0.5;
+// The cost of one hard SyncAll() across the cores: an assumption (hw/profile.h).
+using hw::kSyncAllAssumptionUs;
 
 // Needs a front-end compile with every size bound; throws af::InputError naming a kernel the
 // model cannot price.

@@ -128,6 +128,10 @@ enum class CaseKind : std::uint8_t {
 // "elementwise", "all_load", "common", "r_core", "brc_inline", "unaligned", "concat",
 // "concat_gather"
 std::string_view CaseKindName(CaseKind k);
+// Whether cases of `kind` synchronise all cores themselves (r_core: a hard SyncAll over the GM
+// workspace between its two phases). Such a case cannot run inside a launch shared with other
+// work (a super kernel, a multi-group kernel): cores past its block_dim never reach the barrier.
+bool SyncsAllCores(CaseKind kind);
 
 // Whether cases of `kind` use buffer `b` (the unaligned template's scratch and offsets exist only
 // for its cases; every other buffer is shared by all cases).
@@ -190,6 +194,7 @@ struct WorkBuffers {
   std::optional<int> concat_staging;  // the gather concat's side-by-side rows
   std::optional<int> concat_offsets;  // its Gather offsets
   std::optional<int> math_tmp;        // the math set's work tensor (ir/math_lowering.h)
+  std::optional<int> argmax_tmp;      // ArgMax: ReduceMax's sharedTmpBuffer (one input block)
 };
 
 // Parts: the dim (index into ScheduleResult::dims) along which some tensors have an extent of

@@ -228,7 +228,10 @@ class Float16Base {
   Float16Base(U v)
       : bits_(Encode(v)) {}  // NOLINT(google-explicit-constructor): implicit, as on device
 
-  operator float() const { return kToFloat(bits_); }  // NOLINT(google-explicit-constructor)
+  // Device code may convert a scalar half/bfloat16_t to float (a hardware conversion): __aicore__.
+  __aicore__ operator float() const {  // NOLINT(google-explicit-constructor)
+    return kToFloat(bits_);
+  }
 
   uint16_t ToBits() const { return bits_; }
   static Derived FromBits(uint16_t b) {

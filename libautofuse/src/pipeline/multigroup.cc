@@ -1,0 +1,100 @@
+// The per-kernel stages of a multi-group kernel (see compile_kernel.h, schedule/groups.h).
+#include <algorithm>
+#include <chrono>
+
+#include "autofuse/codegen/superkernel.h"
+#include "autofuse/hw/profile.h"
+#include "autofuse/pipeline/compile_kernel.h"
+#include "autofuse/support/error.h"
+
+namespace af::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Ms(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+void Dump(const Options& o, const std::string& stage, const std::string& text) {
+  if (o.dump) o.dump(stage, text);
+}
+
+bool AllBound(const std::vector<std::string>& symbols, const sym::Bindings& b) {
+  return std::ranges::all_of(symbols, [&b](const std::string& s) { return b.contains(s); });
+}
+
+}  // namespace
+
+void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const Options& options,
+                   const KernelStageSettings& settings, KernelStageTimes* times) {
+  const hw::Profile& profile = *settings.profile;
+  k.workspace = partition.workspace;
+  k.schedule.decisions = partition.decisions;
+  // ---- schedule and tiling, group by group
+  auto t0 = Clock::now();
+  std::vector<schedule::ScheduleResult> scheds = schedule::ScheduleGroups(
+      partition, profile, settings.schedule, schedule::StageDump(options.dump));
+  times->schedule += Ms(t0, Clock::now());
+  for (std::size_t q = 0; q < scheds.size(); ++q) {
+    KernelGroup g;
+    g.group = partition.groups[q];
+    g.schedule = std::move(scheds[q]);
+    const std::string label = "group " + std::to_string(q) + "\n";
+    Dump(options, "schedule", label + schedule::DumpSchedule(g.schedule));
+    t0 = Clock::now();
+    if (AllBound(att::KernelSymbols(g.schedule), options.bindings)) {
+      try {
+        g.tiling = att::Solve(g.schedule, options.bindings, profile, settings.forced_case,
+                              settings.forced_template, settings.tiling.solver);
+      } catch (const InputError& e) {
+        times->tiling += Ms(t0, Clock::now());
+        if (settings.no_tiling == NoTiling::kAbort) throw;
+        k.error_code = "NO_TILING";
+        k.error = "group " + std::to_string(q) + ": " + e.what();
+        return;
+      }
+      Dump(options, "tiling", label + DumpTiling(g.schedule, *g.tiling));
+    }
+    times->tiling += Ms(t0, Clock::now());
+    k.groups.push_back(std::move(g));
+  }
+  if (settings.pgo.enabled) {
+    Dump(options, "pgo",
+         "multi-group kernel: no PGO search (each group takes the solver's choice)");
+  }
+
+  // ---- codegen: one kernel running the groups in order, a SyncAll before each group that
+  // reads a workspace tensor
+  t0 = Clock::now();
+  std::vector<codegen::GroupMember> members;
+  for (const auto& g : k.groups)
+    members.push_back({&g.group, &g.schedule});
+  k.code = codegen::GenerateGroups(k.hint, partition, members, settings.tiling);
+  times->codegen += Ms(t0, Clock::now());
+  for (const auto& f : k.code.files)
+    Dump(options, "codegen", "// ---- " + f.name + "\n" + f.text);
+
+  // ---- compile: as any kernel
+  if (options.build) {
+    t0 = Clock::now();
+    std::vector<toolchain::SourceFile> src;
+    for (const auto& f : k.code.files)
+      src.push_back({f.name, f.text});
+    k.library =
+        toolchain::CompileKernel(src, k.code.main_file, KernelCompileOptions(k.code, options));
+    times->compile += Ms(t0, Clock::now());
+    Dump(options, "compile", k.code.kernel_name + ": built");
+  }
+}
+
+std::optional<double> GroupCycles(const Kernel& k) {
+  double sum = 0;
+  for (const auto& g : k.groups) {
+    if (!g.tiling) return std::nullopt;
+    sum += g.tiling->solution.cost;
+  }
+  return sum;
+}
+
+}  // namespace af::pipeline

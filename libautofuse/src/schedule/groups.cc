@@ -1,0 +1,369 @@
+// Multi-group partition of a hint graph (see autofuse/schedule/groups.h).
+#include "autofuse/schedule/groups.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "node_kinds.h"
+
+namespace af::schedule {
+namespace {
+
+using ir::Graph;
+using ir::Node;
+using sym::Expr;
+
+// The axes a reduction removes: those where its input has an extent and its output has 1.
+std::vector<std::int64_t> ReducedAxes(const Graph& g, const Node& n) {
+  const ir::Tensor& in = g.nodes[static_cast<std::size_t>(n.inputs.at(0).node)].outputs.at(
+      static_cast<std::size_t>(n.inputs[0].output));
+  const ir::Tensor& out = n.outputs.at(0);
+  std::vector<std::int64_t> axes;
+  for (std::size_t j = 0; j < out.axis.size(); ++j) {
+    const auto it = std::find(in.axis.begin(), in.axis.end(), out.axis[j]);
+    if (it == in.axis.end()) continue;
+    const Expr& r = in.repeats[static_cast<std::size_t>(it - in.axis.begin())];
+    if (out.repeats[j] == Expr(1) && r != Expr(1)) axes.push_back(out.axis[j]);
+  }
+  std::sort(axes.begin(), axes.end());
+  return axes;
+}
+
+std::string AxesText(const Graph& g, const std::vector<std::int64_t>& axes) {
+  std::string s = "{";
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const ir::Axis* a = g.FindAxis(axes[i]);
+    s += (i != 0u ? ", " : "") + (a != nullptr ? a->name : std::to_string(axes[i]));
+  }
+  return s + "}";
+}
+
+// The view of a workspace tensor: the reduction's repeats, laid out densely (stride 0 on
+// extent-1 axes, as the hint graphs write reduced dims).
+ir::Tensor WorkspaceView(const ir::Tensor& t) {
+  ir::Tensor v;
+  v.dtype = t.dtype;
+  v.axis = t.axis;
+  v.repeats = t.repeats;
+  v.strides.assign(t.repeats.size(), Expr(0));
+  Expr run(1);
+  for (std::size_t j = t.repeats.size(); j-- > 0;) {
+    if (t.repeats[j] == Expr(1)) continue;
+    v.strides[j] = run;
+    run = run * t.repeats[j];
+  }
+  return v;
+}
+
+class Partitioner {
+ public:
+  explicit Partitioner(const Graph& g) : g_(g), phase_(g.nodes.size(), 0) {}
+
+  GroupPartition Run() {
+    AssignPhases();
+    if (masks_.size() < 2) return {};
+    for (const auto& n : g_.nodes) {
+      if (n.type == "Data") ++inputs_;
+      if (n.type == "Output") ++outputs_;
+    }
+    p_.num_params = inputs_ + outputs_;
+    FindWorkspace();
+    for (std::size_t q = 0; q < masks_.size(); ++q)
+      p_.groups.push_back(BuildGroup(static_cast<int>(q)));
+    return std::move(p_);
+  }
+
+ private:
+  // Phases of reductions (the first compatible phase at or after the phases they read) and of
+  // stores (the phase of the last reduction they read); `base_` is, per node, the latest phase
+  // of a reduction it reads without another reduction between.
+  void AssignPhases() {
+    std::vector<int> base(g_.nodes.size(), 0);
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      const Node& n = g_.nodes[i];
+      int b = 0;
+      for (const auto& in : n.inputs) {
+        const auto u = static_cast<std::size_t>(in.node);
+        b = std::max(b, IsReduce(g_.nodes[u]) ? phase_[u] : base[u]);
+      }
+      base[i] = b;
+      phase_[i] = b;
+      if (!IsReduce(n)) continue;
+      const auto axes = ReducedAxes(g_, n);
+      if (axes.empty()) continue;  // reduces only extent-1 axes: fits any group
+      std::size_t q = static_cast<std::size_t>(b);
+      while (q < masks_.size() && !masks_[q].empty() && masks_[q] != axes)
+        ++q;
+      if (q >= masks_.size()) masks_.resize(q + 1);
+      if (masks_[q].empty()) {
+        masks_[q] = axes;
+        first_[q] = n.name;
+        if (q > 0) {
+          p_.decisions.push_back({"groups", "GROUP_REDUCE_AXES",
+                                  "reduction '" + n.name + "' removes " + AxesText(g_, axes) +
+                                      ", group " + std::to_string(q - 1) + "'s reductions ('" +
+                                      first_[q - 1] + "') remove " + AxesText(g_, masks_[q - 1]) +
+                                      ": one loop nest cannot do both, so group " +
+                                      std::to_string(q) + " starts here"});
+        }
+      }
+      phase_[i] = static_cast<int>(q);
+    }
+    if (masks_.empty()) masks_.resize(1);
+  }
+
+  // Reductions read by a node of a later phase: each becomes a workspace tensor.
+  void FindWorkspace() {
+    for (std::size_t q = 0; q < masks_.size(); ++q) {
+      for (const int i : Needed(static_cast<int>(q))) {
+        for (const auto& in : g_.nodes[static_cast<std::size_t>(i)].inputs) {
+          const auto u = static_cast<std::size_t>(in.node);
+          if (!IsReduce(g_.nodes[u]) || phase_[u] == static_cast<int>(q)) continue;
+          if (ws_of_.contains(static_cast<int>(u))) continue;
+          const ir::Tensor& t = g_.nodes[u].outputs.at(0);
+          Expr elems(1);
+          for (const auto& r : t.repeats)
+            elems = elems * r;
+          ws_of_[static_cast<int>(u)] = static_cast<int>(p_.workspace.size());
+          p_.workspace.push_back({g_.nodes[u].name, t.dtype, elems, phase_[u]});
+          p_.decisions.push_back(
+              {"groups", "GROUP_WORKSPACE",
+               "reduction '" + g_.nodes[u].name + "' (group " + std::to_string(phase_[u]) +
+                   ") is read by group " + std::to_string(q) + ": stored to GM workspace tensor " +
+                   std::to_string(p_.workspace.size() - 1) + " of " + elems.ToString() + " " +
+                   std::string(ir::DTypeName(t.dtype)) + " elements, then a SyncAll"});
+        }
+      }
+    }
+  }
+
+  // The nodes group q computes, in graph order: its reductions and stores, their outputs, and
+  // every non-reduction node they read (recomputed where several groups read it).
+  std::vector<int> Needed(int q) const {
+    std::vector<bool> need(g_.nodes.size(), false);
+    for (std::size_t i = g_.nodes.size(); i-- > 0;) {
+      const Node& n = g_.nodes[i];
+      const bool seed = (IsReduce(n) || n.type == "Store") && phase_[i] == q;
+      if (seed) need[i] = true;
+      if (!need[i]) continue;
+      for (const auto& in : n.inputs) {
+        const auto u = static_cast<std::size_t>(in.node);
+        if (IsReduce(g_.nodes[u]) && phase_[u] != q) continue;  // a workspace read
+        need[u] = true;
+      }
+    }
+    // Outputs follow their stores.
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      const Node& n = g_.nodes[i];
+      if (n.type == "Output" && !n.inputs.empty() &&
+          need[static_cast<std::size_t>(n.inputs[0].node)])
+        need[i] = true;
+    }
+    std::vector<int> out;
+    for (std::size_t i = 0; i < need.size(); ++i)
+      if (need[i]) out.push_back(static_cast<int>(i));
+    return out;
+  }
+
+  GroupGraph BuildGroup(int q) {
+    GroupGraph gg;
+    Graph& h = gg.graph;
+    h.name = g_.name + "_g" + std::to_string(q);
+    h.type = g_.type;
+    h.size_vars = g_.size_vars;
+    h.axes = g_.axes;
+    gg.reduced_axes = masks_[static_cast<std::size_t>(q)];
+    const std::vector<int> needed = Needed(q);
+    std::map<int, ir::InputRef> at;  // original node -> its value in h
+    int n_data = 0;
+    std::vector<int> in_params;
+    std::vector<int> out_params;
+    std::set<std::string> names;
+    for (const int i : needed)
+      names.insert(g_.nodes[static_cast<std::size_t>(i)].name);
+    // Workspace reads first (their Data/Load nodes), in workspace order.
+    for (const int i : needed) {
+      for (const auto& in : g_.nodes[static_cast<std::size_t>(i)].inputs) {
+        const auto u = static_cast<std::size_t>(in.node);
+        if (!IsReduce(g_.nodes[u]) || phase_[u] == q || at.contains(in.node)) continue;
+        const int w = ws_of_.at(in.node);
+        const ir::Tensor view = WorkspaceView(g_.nodes[u].outputs.at(0));
+        Node d;
+        d.name = Fresh(names, "workspace" + std::to_string(w));
+        d.type = "Data";
+        d.attrs["index"] = std::int64_t{n_data++};
+        d.outputs.push_back(view);
+        in_params.push_back(p_.num_params + w);
+        h.nodes.push_back(d);
+        Node l;
+        l.name = Fresh(names, "workspace" + std::to_string(w) + "_load");
+        l.type = "Load";
+        l.inputs.push_back({static_cast<int>(h.nodes.size() - 1), 0});
+        l.sched = g_.nodes[u].sched;
+        l.outputs.push_back(view);
+        h.nodes.push_back(l);
+        at[in.node] = {static_cast<int>(h.nodes.size() - 1), 0};
+        gg.reads_workspace = true;
+      }
+    }
+    int n_out = 0;
+    for (const int i : needed) {
+      Node n = g_.nodes[static_cast<std::size_t>(i)];
+      for (auto& in : n.inputs) {
+        const auto it = at.find(in.node);
+        in = it != at.end() ? ir::InputRef{it->second.node, in.output} : in;
+      }
+      if (n.type == "Data") {
+        in_params.push_back(static_cast<int>(n.IntAttr("index").value_or(0)));
+        n.attrs["index"] = std::int64_t{n_data++};
+      } else if (n.type == "Output") {
+        out_params.push_back(inputs_ + static_cast<int>(n.IntAttr("index").value_or(0)));
+        n.attrs["index"] = std::int64_t{n_out++};
+      }
+      h.nodes.push_back(n);
+      at[i] = {static_cast<int>(h.nodes.size() - 1), 0};
+      if (!IsReduce(n) || !ws_of_.contains(i)) continue;
+      // A reduction later groups read: stored to its workspace tensor.
+      const int w = ws_of_.at(i);
+      const ir::Tensor view = WorkspaceView(n.outputs.at(0));
+      Node st;
+      st.name = Fresh(names, "workspace" + std::to_string(w) + "_store");
+      st.type = "Store";
+      st.inputs.push_back({static_cast<int>(h.nodes.size() - 1), 0});
+      st.sched = n.sched;
+      st.outputs.push_back(view);
+      h.nodes.push_back(st);
+      Node o;
+      o.name = Fresh(names, "workspace" + std::to_string(w) + "_out");
+      o.type = "Output";
+      o.inputs.push_back({static_cast<int>(h.nodes.size() - 1), 0});
+      o.attrs["index"] = std::int64_t{n_out++};
+      o.outputs.push_back(view);
+      h.nodes.push_back(o);
+      out_params.push_back(p_.num_params + w);
+    }
+    // Output nodes were renumbered in graph order; workspace outputs sit among them.
+    gg.params = in_params;
+    gg.params.insert(gg.params.end(), out_params.begin(), out_params.end());
+    std::size_t recomputed = 0;
+    for (const int i : needed) {
+      const Node& n = g_.nodes[static_cast<std::size_t>(i)];
+      if (IsCompute(n) && n.type != "Load" && n.type != "Store" && !IsReduce(n) &&
+          phase_[static_cast<std::size_t>(i)] != q)
+        ++recomputed;
+    }
+    if (recomputed > 0) {
+      p_.decisions.push_back({"groups", "GROUP_RECOMPUTE",
+                              "group " + std::to_string(q) + " recomputes " +
+                                  std::to_string(recomputed) +
+                                  " elementwise node(s) it reads from its "
+                                  "loads instead of reading them from GM"});
+    }
+    return gg;
+  }
+
+  static std::string Fresh(std::set<std::string>& names, const std::string& base) {
+    std::string name = base;
+    for (int k = 1; names.contains(name); ++k)
+      name = base + "_" + std::to_string(k);
+    names.insert(name);
+    return name;
+  }
+
+  const Graph& g_;
+  std::vector<int> phase_;
+  std::vector<std::vector<std::int64_t>> masks_;
+  std::map<std::size_t, std::string> first_;
+  std::map<int, int> ws_of_;  // reduction node -> workspace tensor
+  int inputs_ = 0;
+  int outputs_ = 0;
+  GroupPartition p_;
+};
+
+}  // namespace
+
+GroupPartition PartitionGroups(const ir::Graph& hint) {
+  return Partitioner(hint).Run();
+}
+
+namespace {
+
+// Drops the cases whose template synchronises all cores (r_core): inside a launch the groups
+// share, the cores past such a case's block_dim would never reach its SyncAll.
+void DropCoreSyncCases(ScheduleResult& s, std::size_t group) {
+  const auto syncs = [](const ImplCase& c) { return SyncsAllCores(c.kind); };
+  if (std::none_of(s.cases.begin(), s.cases.end(), syncs)) return;
+  std::vector<int> new_index(s.cases.size(), -1);
+  std::vector<ImplCase> kept;
+  std::string dropped;
+  for (std::size_t c = 0; c < s.cases.size(); ++c) {
+    if (syncs(s.cases[c])) {
+      dropped += (dropped.empty() ? "" : ", ") + s.cases[c].name;
+      continue;
+    }
+    new_index[c] = static_cast<int>(kept.size());
+    kept.push_back(std::move(s.cases[c]));
+  }
+  s.cases = std::move(kept);
+  for (auto& t : s.templates) {
+    std::vector<int> cases;
+    for (const int c : t.cases)
+      if (new_index[static_cast<std::size_t>(c)] >= 0)
+        cases.push_back(new_index[static_cast<std::size_t>(c)]);
+    t.cases = std::move(cases);
+  }
+  const std::string g = "group " + std::to_string(group);
+  s.decisions.push_back({"groups", "GROUP_NO_CORE_SYNC",
+                         g + " does not offer " + dropped +
+                             ": a template that synchronises all cores cannot run inside a kernel "
+                             "whose launch the groups share"});
+  if (s.cases.empty()) {
+    throw ScheduleError("GROUP_NO_CORE_SYNC", g + " has only cases that synchronise all cores");
+  }
+}
+
+}  // namespace
+
+std::vector<ScheduleResult> ScheduleGroups(const GroupPartition& p, const hw::Profile& profile,
+                                           const ScheduleOptions& options, const StageDump& dump) {
+  std::vector<ScheduleResult> out;
+  out.reserve(p.groups.size());
+  for (std::size_t q = 0; q < p.groups.size(); ++q) {
+    out.push_back(Schedule(p.groups[q].graph, profile, options, dump));
+    DropCoreSyncCases(out.back(), q);
+  }
+  return out;
+}
+
+std::string DumpGroups(const GroupPartition& p) {
+  std::ostringstream o;
+  for (std::size_t q = 0; q < p.groups.size(); ++q) {
+    const GroupGraph& gg = p.groups[q];
+    o << "group " << q << " " << gg.graph.name << ": reduces "
+      << AxesText(gg.graph, gg.reduced_axes) << (gg.reads_workspace ? ", after SyncAll" : "")
+      << "\n  params:";
+    for (const int k : gg.params) {
+      if (k >= p.num_params) {
+        o << " ws" << (k - p.num_params);
+      } else {
+        o << " " << k;
+      }
+    }
+    o << "\n  nodes:";
+    for (const auto& n : gg.graph.nodes)
+      o << " " << n.name << ":" << n.type;
+    o << "\n";
+  }
+  for (std::size_t w = 0; w < p.workspace.size(); ++w) {
+    const auto& t = p.workspace[w];
+    o << "workspace " << w << ": " << t.value << " " << ir::DTypeName(t.dtype) << " x "
+      << t.elements.ToString() << " (group " << t.written_by << ")\n";
+  }
+  for (const auto& d : p.decisions)
+    o << "decision " << d.code << ": " << d.message << "\n";
+  return o.str();
+}
+
+}  // namespace af::schedule
