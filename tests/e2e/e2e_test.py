@@ -170,6 +170,33 @@ def case_groups_softmax_colsum(rng, b):
     return [x], [p.astype(np.float32), p.sum(axis=0, keepdims=True).astype(np.float32)]
 
 
+def case_groups_concat_softmax(rng, b):
+    # Multi-group: a Concat group, then the softmax of the concatenated rows.
+    a = rnd(rng, (b["s0"], b["s1"]), -4, 4)
+    bb = rnd(rng, (b["s0"], b["s2"]), -4, 4)
+    v = f64(np.concatenate([a, -bb], axis=1))
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    return [flat(a, 2), flat(bb, 2)], [(e / e.sum(axis=1, keepdims=True)).astype(np.float32)]
+
+
+def case_groups_embedding_rmsnorm(rng, b):
+    # Multi-group: a Gather group (embedding rows), then RMS-normalised rows of emb[idx] + pos.
+    emb = rnd(rng, (b["s0"], b["s1"]))
+    idx = rng.integers(0, b["s0"], size=(b["s2"],), dtype=np.int32)
+    pos = rnd(rng, (b["s2"], b["s1"]))
+    e = f64(emb[idx] + pos)
+    y = e / np.sqrt((e * e).mean(axis=1, keepdims=True) + 1e-6)
+    return [emb, idx, flat(pos, 2)], [y.astype(np.float32)]
+
+
+def case_groups_split_reduce(rng, b):
+    # Multi-group: a Split group (stores -x[:, s1:]), then the row sums of |x[:, :s1]|.
+    x = rnd(rng, (b["s0"], b["s1"] + b["s2"]))
+    s1 = b["s1"]
+    return [flat(x, 2)], [np.abs(f64(x[:, :s1])).sum(axis=1, keepdims=True).astype(np.float32),
+                          -x[:, s1:]]
+
+
 def case_layernorm_bf16(rng, b):
     x = bf16_round(rnd(rng, (b["s0"], b["s1"])))
     g = rnd(rng, (1, b["s1"]), 0.5, 1.5)
@@ -516,6 +543,15 @@ CASES = {
     "softmax_fp16": (case_softmax_fp16, SHAPES_NORM),
     "groups_rowcol": (case_groups_rowcol, SHAPES_GROUPS),
     "groups_softmax_colsum": (case_groups_softmax_colsum, SHAPES_GROUPS),
+    "groups_concat_softmax": (case_groups_concat_softmax, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
+        {"s0": 10007, "s1": 3, "s2": 2}, {"s0": 64, "s1": 3000, "s2": 2001}]),
+    "groups_embedding_rmsnorm": (case_groups_embedding_rmsnorm, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 50, "s1": 24, "s2": 7}, {"s0": 1000, "s1": 3, "s2": 4099},
+        {"s0": 13, "s1": 70001, "s2": 3}, {"s0": 97, "s1": 128, "s2": 1031}]),
+    "groups_split_reduce": (case_groups_split_reduce, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
+        {"s0": 10007, "s1": 3, "s2": 2}, {"s0": 64, "s1": 3000, "s2": 2001}]),
     "layernorm_bf16": (case_layernorm_bf16, SHAPES_NORM),
     "rmsnorm_fp16": (case_rmsnorm_fp16, SHAPES_NORM),
     "sum_rara": (reduce_case("sum", [0, 2]), SHAPES_4D),

@@ -184,6 +184,15 @@ def embedding_gather(idx, w, s):
     return F.embedding(idx, w) * s
 
 
+def cat_softmax(a, b):  # multi-group: a Concat group, then the softmax of the concatenated rows
+    return torch.softmax(torch.cat([a, -b], -1), -1)
+
+
+def embedding_rmsnorm(idx, w, pos):  # multi-group: a Gather group, then the RMS norm of its rows
+    e = F.embedding(idx, w) + pos
+    return e * torch.rsqrt(e.pow(2).mean(-1, keepdim=True) + 1e-6)
+
+
 def split_pad(x):
     a, b, c = torch.split(torch.exp(x), [3, 5, 9], dim=1)
     return a * 2.0, F.pad(torch.relu(b), (1, 2), value=0.5), c
@@ -319,6 +328,9 @@ CASES = {
     "embedding_gather_fused": (embedding_gather, lambda: [torch.randint(0, 50, (3, 5)),
                                                           randn(50, 24), randn(24)]),
     "split_pad_fused": (split_pad, lambda: [randn(6, 17)]),
+    "cat_softmax_fused": (cat_softmax, lambda: [randn(37, 101), randn(37, 58)]),
+    "embedding_rmsnorm_fused": (embedding_rmsnorm, lambda: [torch.randint(0, 50, (3, 5)),
+                                                            randn(50, 24), randn(3, 5, 24)]),
     "cat_rows_fused": (cat_rows, lambda: [randn(5, 33), randn(7, 33), randn(12, 33)]),
     "split_rows_fused": (split_rows, lambda: [randn(11, 37), randn(37)]),
     "rotary_qk_fused": (rotary_qk, lambda: [randn(2, 3, 7, 32), randn(2, 3, 7, 32), randn(7, 32),
@@ -347,6 +359,8 @@ FLAGS = {
     "embedding_gather_fused": DATA_MOVEMENT,
     "split_pad_fused": DATA_MOVEMENT,
     "cat_rows_fused": DATA_MOVEMENT,
+    "cat_softmax_fused": DATA_MOVEMENT,
+    "embedding_rmsnorm_fused": DATA_MOVEMENT,
     "split_rows_fused": DATA_MOVEMENT,
     "rotary_qk_fused": DATA_MOVEMENT,
     # The default limits (AutoFuse's 64 AscIR nodes and 8 inputs per fused kernel) keep a
@@ -363,6 +377,8 @@ EXPECT_FUSED = {
     "embedding_gather_fused": ["embedding"],
     "split_pad_fused": ["split_with_sizes", "constant_pad_nd"],
     "cat_rows_fused": ["cat"],
+    "cat_softmax_fused": ["cat", "amax", "exp", "sum", "div"],
+    "embedding_rmsnorm_fused": ["embedding", "add", "pow", "mean", "rsqrt", "mul"],
     "split_rows_fused": ["split_with_sizes"],
     "rotary_qk_fused": ["cat"],
     "cat_many_fused": ["cat"],

@@ -3,9 +3,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
+#include "autofuse/ir/data_movement.h"
 #include "node_kinds.h"
 
 namespace af::schedule {
@@ -30,6 +34,21 @@ std::vector<std::int64_t> ReducedAxes(const Graph& g, const Node& n) {
   std::sort(axes.begin(), axes.end());
   return axes;
 }
+
+// Data movement the reduce templates do not take (CONCAT_WITH_REDUCE, GATHER_WITH_REDUCE, and
+// the split pieces of PARTS_WITH_REDUCE): in a graph with reductions each gets a group without
+// reductions, and its results cross group boundaries through GM workspace tensors.
+bool IsMovement(const Node& n) {
+  return n.type == "Concat" || n.type == "Split" || n.type == "Gather";
+}
+
+// A node whose result another group reads from a workspace instead of recomputing it.
+bool IsCut(const Node& n) {
+  return IsReduce(n) || IsMovement(n);
+}
+
+// The mask of a group that moves data (no reduced axis has a negative id).
+const std::vector<std::int64_t> kMovementMask = {-1};
 
 std::string AxesText(const Graph& g, const std::vector<std::int64_t>& axes) {
   std::string s = "{";
@@ -71,6 +90,8 @@ class Partitioner {
     p_.num_params = inputs_ + outputs_;
     FindWorkspace();
     for (std::size_t q = 0; q < masks_.size(); ++q)
+      needed_.push_back(Needed(static_cast<int>(q)));
+    for (std::size_t q = 0; q < masks_.size(); ++q)
       p_.groups.push_back(BuildGroup(static_cast<int>(q)));
     return std::move(p_);
   }
@@ -86,21 +107,26 @@ class Partitioner {
       int b = 0;
       for (const auto& in : n.inputs) {
         const auto u = static_cast<std::size_t>(in.node);
-        b = std::max(b, IsReduce(g_.nodes[u]) ? phase_[u] : base[u]);
+        b = std::max(b, IsCut(g_.nodes[u]) ? phase_[u] : base[u]);
       }
       base[i] = b;
       phase_[i] = b;
+      if (IsMovement(n)) {
+        phase_[i] = MovementPhase(n, b);
+        continue;
+      }
       if (!IsReduce(n)) continue;
       const auto axes = ReducedAxes(g_, n);
       if (axes.empty()) continue;  // reduces only extent-1 axes: fits any group
-      std::size_t q = static_cast<std::size_t>(b);
+      has_reduce_ = true;
+      auto q = static_cast<std::size_t>(b);
       while (q < masks_.size() && !masks_[q].empty() && masks_[q] != axes)
         ++q;
       if (q >= masks_.size()) masks_.resize(q + 1);
       if (masks_[q].empty()) {
         masks_[q] = axes;
         first_[q] = n.name;
-        if (q > 0) {
+        if (q > 0 && masks_[q - 1] != kMovementMask) {
           p_.decisions.push_back({"groups", "GROUP_REDUCE_AXES",
                                   "reduction '" + n.name + "' removes " + AxesText(g_, axes) +
                                       ", group " + std::to_string(q - 1) + "'s reductions ('" +
@@ -112,28 +138,61 @@ class Partitioner {
       phase_[i] = static_cast<int>(q);
     }
     if (masks_.empty()) masks_.resize(1);
+    if (!has_reduce_) return;
+    for (std::size_t q = 0; q < masks_.size(); ++q) {
+      if (masks_[q] != kMovementMask) continue;
+      p_.decisions.push_back({"groups", "GROUP_DATA_MOVEMENT",
+                              first_[q] +
+                                  " in a graph with reductions: the reduce templates do "
+                                  "not take it, so group " +
+                                  std::to_string(q) +
+                                  " moves the data without reducing, and the groups that "
+                                  "reduce it read its result from a GM workspace"});
+    }
   }
 
-  // Reductions read by a node of a later phase: each becomes a workspace tensor.
+  // The phase of a Concat, Split or Gather whose inputs are ready in phase `b`: the first phase
+  // from `b` on that has no reductions. A graph without reductions keeps them in one group.
+  int MovementPhase(const Node& n, int b) {
+    auto q = static_cast<std::size_t>(b);
+    while (q < masks_.size() && !masks_[q].empty() && masks_[q] != kMovementMask)
+      ++q;
+    if (q >= masks_.size()) masks_.resize(q + 1);
+    if (masks_[q].empty()) {
+      masks_[q] = kMovementMask;
+      first_[q] = n.type + " '" + n.name + "'";
+    } else if (first_[q].find("'" + n.name + "'") == std::string::npos) {
+      first_[q] += ", " + n.type + " '" + n.name + "'";
+    }
+    return static_cast<int>(q);
+  }
+
+  // Results of reductions and data movement read by a node of a later phase: each becomes a
+  // workspace tensor.
   void FindWorkspace() {
     for (std::size_t q = 0; q < masks_.size(); ++q) {
       for (const int i : Needed(static_cast<int>(q))) {
         for (const auto& in : g_.nodes[static_cast<std::size_t>(i)].inputs) {
           const auto u = static_cast<std::size_t>(in.node);
-          if (!IsReduce(g_.nodes[u]) || phase_[u] == static_cast<int>(q)) continue;
-          if (ws_of_.contains(static_cast<int>(u))) continue;
-          const ir::Tensor& t = g_.nodes[u].outputs.at(0);
+          if (!IsCut(g_.nodes[u]) || phase_[u] == static_cast<int>(q)) continue;
+          const std::pair<int, int> key{in.node, in.output};
+          if (ws_of_.contains(key)) continue;
+          const Node& src = g_.nodes[u];
+          const ir::Tensor& t = src.outputs.at(static_cast<std::size_t>(in.output));
           Expr elems(1);
           for (const auto& r : t.repeats)
             elems = elems * r;
-          ws_of_[static_cast<int>(u)] = static_cast<int>(p_.workspace.size());
-          p_.workspace.push_back({g_.nodes[u].name, t.dtype, elems, phase_[u]});
+          ws_of_[key] = static_cast<int>(p_.workspace.size());
+          const std::string value =
+              src.name + (src.outputs.size() > 1 ? ".y" + std::to_string(in.output) : "");
+          p_.workspace.push_back({value, t.dtype, elems, phase_[u]});
           p_.decisions.push_back(
               {"groups", "GROUP_WORKSPACE",
-               "reduction '" + g_.nodes[u].name + "' (group " + std::to_string(phase_[u]) +
-                   ") is read by group " + std::to_string(q) + ": stored to GM workspace tensor " +
-                   std::to_string(p_.workspace.size() - 1) + " of " + elems.ToString() + " " +
-                   std::string(ir::DTypeName(t.dtype)) + " elements, then a SyncAll"});
+               (IsReduce(src) ? "reduction '" : src.type + " '") + value + "' (group " +
+                   std::to_string(phase_[u]) + ") is read by group " + std::to_string(q) +
+                   ": stored to GM workspace tensor " + std::to_string(p_.workspace.size() - 1) +
+                   " of " + elems.ToString() + " " + std::string(ir::DTypeName(t.dtype)) +
+                   " elements, then a SyncAll"});
         }
       }
     }
@@ -145,12 +204,12 @@ class Partitioner {
     std::vector<bool> need(g_.nodes.size(), false);
     for (std::size_t i = g_.nodes.size(); i-- > 0;) {
       const Node& n = g_.nodes[i];
-      const bool seed = (IsReduce(n) || n.type == "Store") && phase_[i] == q;
+      const bool seed = (IsCut(n) || n.type == "Store") && phase_[i] == q;
       if (seed) need[i] = true;
       if (!need[i]) continue;
       for (const auto& in : n.inputs) {
         const auto u = static_cast<std::size_t>(in.node);
-        if (IsReduce(g_.nodes[u]) && phase_[u] != q) continue;  // a workspace read
+        if (IsCut(g_.nodes[u]) && phase_[u] != q) continue;  // a workspace read
         need[u] = true;
       }
     }
@@ -174,9 +233,13 @@ class Partitioner {
     h.type = g_.type;
     h.size_vars = g_.size_vars;
     h.axes = g_.axes;
-    gg.reduced_axes = masks_[static_cast<std::size_t>(q)];
+    gg.moves_data = masks_[static_cast<std::size_t>(q)] == kMovementMask;
+    if (!gg.moves_data) gg.reduced_axes = masks_[static_cast<std::size_t>(q)];
     const std::vector<int> needed = Needed(q);
     std::map<int, ir::InputRef> at;  // original node -> its value in h
+    // (reading Gather or -1, original node, output) -> the workspace value in h. A Gather reads
+    // its params and indices straight from a Data node of its own (normalize's GATHER_INPUT).
+    std::map<std::tuple<int, int, int>, ir::InputRef> ws_at;
     int n_data = 0;
     std::vector<int> in_params;
     std::vector<int> out_params;
@@ -185,11 +248,14 @@ class Partitioner {
       names.insert(g_.nodes[static_cast<std::size_t>(i)].name);
     // Workspace reads first (their Data/Load nodes), in workspace order.
     for (const int i : needed) {
+      const bool gather = g_.nodes[static_cast<std::size_t>(i)].type == "Gather";
       for (const auto& in : g_.nodes[static_cast<std::size_t>(i)].inputs) {
         const auto u = static_cast<std::size_t>(in.node);
-        if (!IsReduce(g_.nodes[u]) || phase_[u] == q || at.contains(in.node)) continue;
-        const int w = ws_of_.at(in.node);
-        const ir::Tensor view = WorkspaceView(g_.nodes[u].outputs.at(0));
+        const std::tuple<int, int, int> key{gather ? i : -1, in.node, in.output};
+        if (!IsCut(g_.nodes[u]) || phase_[u] == q || ws_at.contains(key)) continue;
+        const int w = ws_of_.at({in.node, in.output});
+        const ir::Tensor view =
+            WorkspaceView(g_.nodes[u].outputs.at(static_cast<std::size_t>(in.output)));
         Node d;
         d.name = Fresh(names, "workspace" + std::to_string(w));
         d.type = "Data";
@@ -197,6 +263,11 @@ class Partitioner {
         d.outputs.push_back(view);
         in_params.push_back(p_.num_params + w);
         h.nodes.push_back(d);
+        gg.reads_workspace = true;
+        if (gather) {
+          ws_at[key] = {static_cast<int>(h.nodes.size() - 1), 0};
+          continue;
+        }
         Node l;
         l.name = Fresh(names, "workspace" + std::to_string(w) + "_load");
         l.type = "Load";
@@ -204,16 +275,18 @@ class Partitioner {
         l.sched = g_.nodes[u].sched;
         l.outputs.push_back(view);
         h.nodes.push_back(l);
-        at[in.node] = {static_cast<int>(h.nodes.size() - 1), 0};
-        gg.reads_workspace = true;
+        ws_at[key] = {static_cast<int>(h.nodes.size() - 1), 0};
       }
     }
     int n_out = 0;
     for (const int i : needed) {
       Node n = g_.nodes[static_cast<std::size_t>(i)];
       for (auto& in : n.inputs) {
+        const auto w = ws_at.find({n.type == "Gather" ? i : -1, in.node, in.output});
         const auto it = at.find(in.node);
-        in = it != at.end() ? ir::InputRef{it->second.node, in.output} : in;
+        in = w != ws_at.end() ? w->second
+             : it != at.end() ? ir::InputRef{it->second.node, in.output}
+                              : in;
       }
       if (n.type == "Data") {
         in_params.push_back(static_cast<int>(n.IntAttr("index").value_or(0)));
@@ -223,35 +296,82 @@ class Partitioner {
         n.attrs["index"] = std::int64_t{n_out++};
       }
       h.nodes.push_back(n);
-      at[i] = {static_cast<int>(h.nodes.size() - 1), 0};
-      if (!IsReduce(n) || !ws_of_.contains(i)) continue;
-      // A reduction later groups read: stored to its workspace tensor.
-      const int w = ws_of_.at(i);
-      const ir::Tensor view = WorkspaceView(n.outputs.at(0));
-      Node st;
-      st.name = Fresh(names, "workspace" + std::to_string(w) + "_store");
-      st.type = "Store";
-      st.inputs.push_back({static_cast<int>(h.nodes.size() - 1), 0});
-      st.sched = n.sched;
-      st.outputs.push_back(view);
-      h.nodes.push_back(st);
-      Node o;
-      o.name = Fresh(names, "workspace" + std::to_string(w) + "_out");
-      o.type = "Output";
-      o.inputs.push_back({static_cast<int>(h.nodes.size() - 1), 0});
-      o.attrs["index"] = std::int64_t{n_out++};
-      o.outputs.push_back(view);
-      h.nodes.push_back(o);
-      out_params.push_back(p_.num_params + w);
+      const int self = static_cast<int>(h.nodes.size() - 1);
+      at[i] = {self, 0};
+      for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+        // A result later groups read: stored to its workspace tensor.
+        const auto wi = ws_of_.find({i, static_cast<int>(k)});
+        if (!IsCut(n) || wi == ws_of_.end()) continue;
+        StoreWorkspace(h, names, n, {self, static_cast<int>(k)}, wi->second, &n_out);
+        out_params.push_back(p_.num_params + wi->second);
+      }
     }
     // Output nodes were renumbered in graph order; workspace outputs sit among them.
     gg.params = in_params;
     gg.params.insert(gg.params.end(), out_params.begin(), out_params.end());
+    RecordRecompute(needed, q);
+    FitAxes(h, q);
+    return gg;
+  }
+
+  // A group that reads one piece of a Split (or computes one input of a Concat) has, along the
+  // split dim, the piece's extent everywhere: its loop runs over that extent, not the whole dim's
+  // (GROUP_AXIS_EXTENT), so its tensors have no extents of their own (PARTS_WITH_REDUCE).
+  void FitAxes(Graph& h, int q) {
+    for (std::size_t j = 0; j < h.axes.size(); ++j) {
+      ir::Axis& a = h.axes[j];
+      std::optional<Expr> extent;
+      bool one = true;
+      for (const auto& n : h.nodes) {
+        if (n.type == "Data" || n.type == "Output") continue;
+        for (const auto& t : n.outputs) {
+          const auto it = std::find(t.axis.begin(), t.axis.end(), a.id);
+          if (it == t.axis.end()) continue;
+          const Expr& e = t.repeats[static_cast<std::size_t>(it - t.axis.begin())];
+          if (e == Expr(1)) continue;
+          if (!extent) extent = e;
+          one = one && ir::SameRepeat(*extent, e);
+        }
+      }
+      if (!extent || !one || ir::SameRepeat(*extent, a.size)) continue;
+      p_.decisions.push_back({"groups", "GROUP_AXIS_EXTENT",
+                              "group " + std::to_string(q) + " runs " + a.name + " over " +
+                                  extent->ToString() +
+                                  ", the extent of every tensor it computes, "
+                                  "not the dim's " +
+                                  a.size.ToString()});
+      a.size = *extent;
+    }
+  }
+
+  // Appends the Store and Output that write value `v` of `n` (in h) to workspace tensor `w`.
+  static void StoreWorkspace(Graph& h, std::set<std::string>& names, const Node& n, ir::InputRef v,
+                             int w, int* n_out) {
+    const ir::Tensor view = WorkspaceView(n.outputs.at(static_cast<std::size_t>(v.output)));
+    Node st;
+    st.name = Fresh(names, "workspace" + std::to_string(w) + "_store");
+    st.type = "Store";
+    st.inputs.push_back(v);
+    st.sched = n.sched;
+    st.outputs.push_back(view);
+    h.nodes.push_back(st);
+    Node o;
+    o.name = Fresh(names, "workspace" + std::to_string(w) + "_out");
+    o.type = "Output";
+    o.inputs.push_back({static_cast<int>(h.nodes.size() - 1), 0});
+    o.attrs["index"] = std::int64_t{(*n_out)++};
+    o.outputs.push_back(view);
+    h.nodes.push_back(o);
+  }
+
+  // GROUP_RECOMPUTE: the elementwise nodes of other phases group q computes again.
+  void RecordRecompute(const std::vector<int>& needed, int q) {
     std::size_t recomputed = 0;
     for (const int i : needed) {
       const Node& n = g_.nodes[static_cast<std::size_t>(i)];
-      if (IsCompute(n) && n.type != "Load" && n.type != "Store" && !IsReduce(n) &&
-          phase_[static_cast<std::size_t>(i)] != q)
+      const int own = phase_[static_cast<std::size_t>(i)];
+      if (IsCompute(n) && n.type != "Load" && n.type != "Store" && !IsCut(n) && own != q &&
+          std::ranges::binary_search(needed_[static_cast<std::size_t>(own)], i))
         ++recomputed;
     }
     if (recomputed > 0) {
@@ -261,7 +381,6 @@ class Partitioner {
                                   " elementwise node(s) it reads from its "
                                   "loads instead of reading them from GM"});
     }
-    return gg;
   }
 
   static std::string Fresh(std::set<std::string>& names, const std::string& base) {
@@ -276,7 +395,9 @@ class Partitioner {
   std::vector<int> phase_;
   std::vector<std::vector<std::int64_t>> masks_;
   std::map<std::size_t, std::string> first_;
-  std::map<int, int> ws_of_;  // reduction node -> workspace tensor
+  std::map<std::pair<int, int>, int> ws_of_;  // (node, output) -> workspace tensor
+  bool has_reduce_ = false;
+  std::vector<std::vector<int>> needed_;  // per phase, Needed(phase)
   int inputs_ = 0;
   int outputs_ = 0;
   GroupPartition p_;
@@ -341,9 +462,9 @@ std::string DumpGroups(const GroupPartition& p) {
   std::ostringstream o;
   for (std::size_t q = 0; q < p.groups.size(); ++q) {
     const GroupGraph& gg = p.groups[q];
-    o << "group " << q << " " << gg.graph.name << ": reduces "
-      << AxesText(gg.graph, gg.reduced_axes) << (gg.reads_workspace ? ", after SyncAll" : "")
-      << "\n  params:";
+    o << "group " << q << " " << gg.graph.name << ": "
+      << (gg.moves_data ? "moves data" : "reduces " + AxesText(gg.graph, gg.reduced_axes))
+      << (gg.reads_workspace ? ", after SyncAll" : "") << "\n  params:";
     for (const int k : gg.params) {
       if (k >= p.num_params) {
         o << " ws" << (k - p.num_params);

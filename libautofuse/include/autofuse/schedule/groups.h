@@ -10,7 +10,10 @@
 //     (GROUP_RECOMPUTE), so only reduction results cross a phase boundary;
 //   - a reduction read by a later phase is stored to a GM workspace tensor in its own phase and
 //     loaded back in the later one (GROUP_WORKSPACE, with its size);
-//   - a kernel output is stored in the phase of the last reduction its value reads.
+//   - a kernel output is stored in the phase of the last reduction its value reads;
+//   - a Concat, Split or Gather in a graph with reductions gets a group without reductions
+//     (GROUP_DATA_MOVEMENT: the reduce templates take none of them), and its results cross to
+//     the groups that read them through workspace tensors as reduction results do.
 // Each group is an ordinary hint graph (Data 0.. are kernel inputs and workspace tensors, Output
 // 0.. kernel outputs and workspace tensors), so the schedule, ATT and codegen take it unchanged.
 #pragma once
@@ -23,9 +26,10 @@
 
 namespace af::schedule {
 
-// A GM workspace tensor: a reduction result one group writes and later groups read.
+// A GM workspace tensor: a reduction's (or a Concat's, Split's or Gather's) result one group
+// writes and later groups read.
 struct WorkspaceTensor {
-  std::string value;  // the reduction node of the kernel's hint graph
+  std::string value;  // the node of the kernel's hint graph (name.yK for a Split's output K)
   ir::DType dtype = ir::DType::kFloat32;
   sym::Expr elements;  // its element count (the product of the reduction's repeats)
   int written_by = 0;  // group index
@@ -39,6 +43,7 @@ struct GroupGraph {
   std::vector<int> params;
   bool reads_workspace = false;            // a SyncAll must come before it
   std::vector<std::int64_t> reduced_axes;  // axis ids its reductions remove (empty: none)
+  bool moves_data = false;                 // a Concat/Split/Gather group (no reductions)
 };
 
 struct GroupPartition {
