@@ -481,14 +481,22 @@ def _special_sum(x):
 
 def argmax_input(rng, shape, dtype):
     """Few distinct values (many ties), NaN in every fifth row (at a random place, sometimes
-    twice), and a few rows of one constant value (every element ties)."""
+    twice), and a few rows of one constant value (every element ties). Rows 2 and 3 of every five
+    place their maxima for r_core's shares of a long row: row 2 holds its maximum at a third, a
+    half, two thirds and the end of the row (ties across shares: the first must win), row 3 its
+    maximum at a quarter and NaN at three quarters and the end (NaN in later shares wins)."""
     x = rng.integers(-3, 4, size=shape).astype(np.float32) * np.float32(0.5)
     rows = x.reshape(-1, shape[-1])
+    n = shape[-1]
     nan_rows = rows[::5]
-    nan_rows[np.arange(nan_rows.shape[0]), rng.integers(0, shape[-1], nan_rows.shape[0])] = np.nan
+    nan_rows[np.arange(nan_rows.shape[0]), rng.integers(0, n, nan_rows.shape[0])] = np.nan
     nan_rows[::2, -1] = np.nan
     rows[1::5] = 1.5
     rows[::5] = nan_rows
+    rows[2::5] = -1.0
+    rows[2::5, [n // 3, n // 2, 2 * n // 3, n - 1]] = 2.0
+    rows[3::5, n // 4] = 2.0
+    rows[3::5, [3 * n // 4, n - 1]] = np.nan
     return rows.reshape(shape).astype(dtype)
 
 
@@ -598,10 +606,12 @@ CASES = {
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 3, "s2": 8}, {"s0": 1000, "s1": 5, "s2": 2},
         {"s0": 3, "s1": 1001, "s2": 64}]),
     "split_rows": (case_split_rows, SHAPES_PIECES),
-    "argmax_ar": (case_argmax_ar, SHAPES_AR[:4] + [{"s0": 3, "s1": 200003}] + SHAPES_AR[5:]),
+    # Long rows, few of them (4, 5): r_core is chosen (docs/schedule.md, "ArgMax").
+    "argmax_ar": (case_argmax_ar, SHAPES_AR[:4] + [{"s0": 3, "s1": 200003}] + SHAPES_AR[5:] + [
+        {"s0": 4, "s1": 100003}, {"s0": 5, "s1": 31}]),
     "argmax_max_fp16": (case_argmax_max_fp16, SHAPES_ARA[:2] + [
         {"s0": 2, "s1": 3, "s2": 70001}, {"s0": 3001, "s1": 2, "s2": 17},
-        {"s0": 1, "s1": 1, "s2": 65537}]),
+        {"s0": 1, "s1": 1, "s2": 65537}, {"s0": 1, "s1": 5, "s2": 50021}]),
     "math_unary": (case_math_unary, SHAPES_2D[:6]),
     "math_binary": (case_math_binary, SHAPES_2D[:6]),
     "concat_int32": (case_concat_int32, [

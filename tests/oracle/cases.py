@@ -1,6 +1,7 @@
 """PyTorch oracle cases: CASES = {name: (fn, make_inputs)} for samples/torch/make_case.py, and
 FLAGS = {name: "--flags for afc run"} for the cases that need them, and EXPECT_FUSED = {name:
-[aten ops]} for the cases whose point is fusion (tests/oracle/run_case.py).
+[aten ops]} for the cases whose point is fusion, EXPECT_TEMPLATE = {name: template} for those whose
+point is the tiling template chosen (tests/oracle/run_case.py).
 
 Shapes are deliberately odd: primes, 1-sized dims, and rows longer than the unified buffer
 (fp32 rows of 60000 elements are 240 KB, more than the 192 KB UB of an Atlas A2 vector core).
@@ -251,6 +252,18 @@ def argmax_rows(x):  # ties (few distinct values), keepdim both ways; the index 
     return torch.argmax(x, dim=-1), torch.argmax(x, dim=1, keepdim=True)
 
 
+def argmax_long_rows(x):  # a few long rows: r_core (each row's tiles over several cores)
+    return torch.argmax(x, dim=-1)
+
+
+def _long_rows():
+    x = _ties(3, 150001)
+    x[0, [50000, 100000, 150000]] = 9.0  # ties in different cores' shares: the first wins
+    x[1, 20000] = 9.0
+    x[1, 140000] = float("nan")  # NaN in a later share than the maximum: NaN wins
+    return [x]
+
+
 def softmax_argmax(x):  # a classifier's softmax, then the predicted class
     return torch.argmax(torch.softmax(x, dim=-1), dim=-1)
 
@@ -348,6 +361,7 @@ CASES = {
     "argmax_rows": (argmax_rows, lambda: [_ties(37, 101)]),
     "argmax_rows_fp16": (argmax_rows, lambda: [_ties(5, 3001, dtype=torch.float16)]),
     "softmax_argmax": (softmax_argmax, lambda: [randn(13, 1000)]),
+    "argmax_long_rows": (argmax_long_rows, _long_rows),
 }
 
 # `afc run --flags` per case (default: none). The *_fused cases enable the data-movement passes
@@ -401,4 +415,10 @@ EXPECT_FUSED = {
     "argmax_rows": ["argmax"],
     "argmax_rows_fp16": ["argmax"],
     "softmax_argmax": ["argmax", "exp"],
+    "argmax_long_rows": ["argmax"],
+}
+
+# The template the tiling must choose for every fused kernel of the case (run_case.py).
+EXPECT_TEMPLATE = {
+    "argmax_long_rows": "r_core",
 }

@@ -3,7 +3,9 @@
 PyTorch gives the expected outputs), then `afc run CASE` (with `--flags` from the FLAGS entry of
 cases.py, if the case has one), whose last line says PASS or FAIL. For a case in EXPECT_FUSED,
 also `afc compile CASE` with the same flags: its report.json must place every node of each listed
-aten op in a fused kernel that compiled (model_nodes[].kernel, kernels[].error_code).
+aten op in a fused kernel that compiled (model_nodes[].kernel, kernels[].error_code); for a case
+in EXPECT_TEMPLATE, every fused kernel must also have chosen a case of that template
+(kernels[].tiling.chosen_case).
 
     run_case.py --case NAME --afc PATH --work DIR [--superkernel]
 
@@ -55,6 +57,9 @@ def main():
     if r.returncode != 0 or not expect or args.superkernel:
         return r.returncode
     missing = check_fused(args, out, flags, expect)
+    template = getattr(mod, "EXPECT_TEMPLATE", {}).get(args.case)
+    if template:
+        missing += check_template(out, template)
     for m in missing:
         print("FAIL %s: expected %s" % (args.case, m))
     if not missing:
@@ -88,6 +93,20 @@ def check_fused(args, case_dir, flags, expect):
             missing.append("aten.%s in a fused kernel, found %s"
                            % (op, "; ".join(found) or "no aten.%s node" % op))
     return missing
+
+
+def check_template(case_dir, template):
+    """The fused kernels of the compile check_fused wrote whose chosen case is not of `template`."""
+    rep = json.load(open(os.path.join(case_dir + ".compile", "report.json")))
+    bad = []
+    for k in rep["kernels"]:
+        t = k.get("tiling", {})
+        if "chosen_case" not in t:
+            continue
+        got = k["cases"][t["chosen_case"]]["template_name"]
+        if got != template:
+            bad.append("kernel %s to choose a %s case, chose %s" % (k["name"], template, got))
+    return bad
 
 
 if __name__ == "__main__":

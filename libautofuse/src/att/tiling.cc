@@ -443,7 +443,21 @@ class PerfNodeBuilder {
       cur |= 1u << j;
       ++steps;
     }
-    if (argmax) return;
+    if (argmax) {
+      // r_core: one (value, index) pair per share out to the workspace and back in phase 2, as
+      // 32-bit words over the padded output count (codegen's ArgMaxToWorkspace); the merge is
+      // scalar code (not priced).
+      if (c_.kind != schedule::CaseKind::kRCore) return;
+      PerfNode ws = base;
+      ws.esize = 4;
+      ws.kind = af_tiling::kNodeWsStore;
+      ws.when = af_tiling::kWhenVarying;
+      ws.max_tile = 1;
+      out_.push_back(ws);
+      ws.kind = af_tiling::kNodeWsLoad;
+      out_.push_back(ws);
+      return;
+    }
     if (steps == 0) Vec(base, af_tiling::kApiCopy, base.esize, base.one_mask);
     if (looped_) Vec(base, AccumulateApi(node.type), base.esize, base.one_mask)->skip_first = 1;
     if (c_.kind == schedule::CaseKind::kRCore) {

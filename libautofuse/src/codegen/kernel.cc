@@ -618,8 +618,13 @@ class KernelWriter {
     Line("WaitFlag<HardEvent::V_MTE3>(0);");
     for (std::size_t q = 0; q < reduces.size(); ++q) {
       const int m = reduces[q];
-      Line("DataCopy(ws[static_cast<uint64_t>((" + std::to_string(q) +
-           " * shares + blk) * slot)], " + Var(m) + ", static_cast<uint32_t>(" +
+      const std::string at =
+          "ws[static_cast<uint64_t>((" + std::to_string(q) + " * shares + blk) * slot)]";
+      if (g.nodes[m].type == "ArgMax") {
+        ArgMaxToWorkspace(m, at);
+        continue;
+      }
+      Line("DataCopy(" + at + ", " + Var(m) + ", static_cast<uint32_t>(" +
            Count(g.nodes[m].outputs.at(0), true) + "));");
     }
     FreePreLoads(pre_loads);
@@ -633,11 +638,18 @@ class KernelWriter {
     pre_loads.clear();
     AllocReduceResults();
     EmitInvariant(0, &pre_loads);
-    Line("LocalTensor<float> rpart = " + part.Name() + ".Get<float>();");
+    if (std::any_of(reduces.begin(), reduces.end(),
+                    [&](int m) { return g.nodes[m].type != "ArgMax"; })) {
+      Line("LocalTensor<float> rpart = " + part.Name() + ".Get<float>();");
+    }
     for (std::size_t q = 0; q < reduces.size(); ++q) {
       const int m = reduces[q];
       const std::string cnt = Count(g.nodes[m].outputs.at(0), true);
       const std::string base = "(" + std::to_string(q) + " * shares + oa * r_split)";
+      if (g.nodes[m].type == "ArgMax") {
+        ArgMaxMerge(m, base);
+        continue;
+      }
       Line("DataCopy(" + Var(m) + ", ws[static_cast<uint64_t>(" + base +
            " * slot)], static_cast<uint32_t>(" + cnt + "));");
       Line("SetFlag<HardEvent::MTE2_V>(0);");
@@ -661,6 +673,65 @@ class KernelWriter {
     FreePreLoads(pre_loads);
     --in_;
     Line("}");
+  }
+
+  // r_core phase 1 for ArgMax (AutoFuse's ArgMaxMultiRPhase1): the share's running (value,
+  // index) pair goes to its workspace slot as 32-bit words (value as float, then the int64
+  // index's low and high words), written by scalar code into the result's own UB block (an
+  // int32/int64 block of the padded output count, so at least the float words copied). A share
+  // with no R iterations leaves index -1, which the merge skips.
+  void ArgMaxToWorkspace(int m, const std::string& at) {
+    const std::string M = std::to_string(m);
+    Line("{");
+    ++in_;
+    Line("LocalTensor<float> amp = " + Var(m) + ".ReinterpretCast<float>();");
+    Line("LocalTensor<uint32_t> ampu = " + Var(m) + ".ReinterpretCast<uint32_t>();");
+    Line("amp.SetValue(0u, amb" + M + ");");
+    Line("ampu.SetValue(1u, static_cast<uint32_t>(static_cast<uint64_t>(ami" + M + ")));");
+    Line("ampu.SetValue(2u, static_cast<uint32_t>(static_cast<uint64_t>(ami" + M + ") >> 32));");
+    Line("SetFlag<HardEvent::S_MTE3>(0);");
+    Line("WaitFlag<HardEvent::S_MTE3>(0);");
+    Line("DataCopy(" + at + ", amp, static_cast<uint32_t>(" +
+         Count(s_.graph.nodes[m].outputs.at(0), true) + "));");
+    --in_;
+    Line("}");
+  }
+
+  // r_core phase 2 for ArgMax (AutoFuse's ArgMaxMultiRPhase2): the shares' pairs in share order
+  // (ascending indices), merged by the same rule as within a row: a strictly greater value or the
+  // first NaN replaces the running pair, so the first maximum (first NaN) wins across cores.
+  void ArgMaxMerge(int m, const std::string& base) {
+    const std::string M = std::to_string(m);
+    const ir::Tensor& out = s_.graph.nodes[m].outputs.at(0);
+    Line("{");
+    ++in_;
+    Line("LocalTensor<float> amp = " + Var(m) + ".ReinterpretCast<float>();");
+    Line("LocalTensor<uint32_t> ampu = " + Var(m) + ".ReinterpretCast<uint32_t>();");
+    Line("SetFlag<HardEvent::V_MTE2>(0);");  // the previous A iteration's store read the block
+    Line("WaitFlag<HardEvent::V_MTE2>(0);");
+    Line("for (int64_t c = 0; c < r_split; ++c) {");
+    ++in_;
+    Line("DataCopy(amp, ws[static_cast<uint64_t>((" + base +
+         " + c) * slot)], static_cast<uint32_t>(" + Count(out, true) + "));");
+    Line("SetFlag<HardEvent::MTE2_S>(0);");
+    Line("WaitFlag<HardEvent::MTE2_S>(0);");
+    Line("const float v = amp.GetValue(0u);");
+    Line(
+        "const int64_t ix = static_cast<int64_t>((static_cast<uint64_t>(ampu.GetValue(2u)) << "
+        "32) | static_cast<uint64_t>(ampu.GetValue(1u)));");
+    Line("if (ix >= 0 && (ami" + M + " < 0 || v > amb" + M + " || (v != v && amb" + M + " == amb" +
+         M + "))) {");
+    Line("  amb" + M + " = v;");
+    Line("  ami" + M + " = ix;");
+    Line("}");
+    Line("SetFlag<HardEvent::S_MTE2>(0);");
+    Line("WaitFlag<HardEvent::S_MTE2>(0);");
+    --in_;
+    Line("}");
+    Line(Var(m) + ".SetValue(0u, static_cast<" + CType(out.dtype) + ">(ami" + M + "));");
+    --in_;
+    Line("}");
+    ArgMaxWritten();
   }
 
   // Extent of block dim j for a layout whose extent-1 dims are `one` (bit j).

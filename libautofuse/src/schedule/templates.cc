@@ -303,11 +303,7 @@ void RCoreTemplate(ScheduleResult& r, int first_r) {
     if (op != nullptr && op->compute == ir::ComputeType::kElewise && r.groups.avail[i] >= 1)
       ++post_nodes;
   }
-  if (HasArgMax(g)) {
-    r.decisions.push_back({"templates", "ARGMAX_R_CORE",
-                           "ArgMax: merging partial (value, index) pairs across cores "
-                           "(AutoFuse's ArgMaxMultiRPhase1/2) is not implemented; no r_core"});
-  } else if (r.groups.passes != 1) {
+  if (r.groups.passes != 1) {
     r.decisions.push_back({"templates", "NO_R_CORE",
                            "norm-like graph (" + std::to_string(r.groups.passes) +
                                " sweeps): the R-split template needs one reduction level"});
@@ -324,6 +320,12 @@ void RCoreTemplate(ScheduleResult& r, int first_r) {
       r.decisions.push_back({"templates", "TEMPLATE",
                              "r_core: reduce iterations split across cores through a workspace (" +
                                  std::to_string(rc.cases.size()) + " case(s))"});
+      if (HasArgMax(g)) {
+        r.decisions.push_back({"templates", "ARGMAX_R_CORE",
+                               "ArgMax under r_core: each share writes its (value, index) pair "
+                               "to the workspace, phase 2 merges them in share order (first "
+                               "maximum, NaN the maximum; AutoFuse's ArgMaxMultiRPhase1/2)"});
+      }
       r.templates.push_back(std::move(rc));
     }
   }
