@@ -467,6 +467,24 @@ def case_math_binary(rng, b):
     return [a, bb, c, m, d, x, y], [sum(terms).astype(np.float32), p, ints, ((x & y) | y) ^ ~x]
 
 
+def _signed_specials(rng, shape, dtype):
+    """Random values with a third of the elements +-0, +-inf or nan."""
+    v = rnd(rng, shape).astype(dtype)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan], dtype)
+    v[::3] = special[rng.integers(0, 6, v[::3].shape)]
+    return v
+
+
+def case_math_sign(rng, b):
+    shape = (b["s0"], b["s1"])
+    a, bb = _signed_specials(rng, shape, np.float32), _signed_specials(rng, shape, np.float32)
+    c, d = _signed_specials(rng, shape, np.float16), _signed_specials(rng, shape, np.float16)
+    with np.errstate(all="ignore"):
+        out0 = (np.arctan2(f64(bb), f64(a)).astype(np.float32) + np.copysign(a, bb))
+        out2 = np.copysign(np.arctan2(f64(d), f64(c)).astype(np.float16), d)
+    return [a, bb, c, d], [out0.astype(np.float32), np.signbit(a), out2]
+
+
 def _special_sum(x):
     """AutoFuse's special functions (torch.special) of x, summed in float64."""
     import torch
@@ -614,6 +632,7 @@ CASES = {
         {"s0": 1, "s1": 1, "s2": 65537}, {"s0": 1, "s1": 5, "s2": 50021}]),
     "math_unary": (case_math_unary, SHAPES_2D[:6]),
     "math_binary": (case_math_binary, SHAPES_2D[:6]),
+    "math_sign": (case_math_sign, SHAPES_2D[:6]),
     "concat_int32": (case_concat_int32, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 8, "s2": 3}, {"s0": 37, "s1": 3, "s2": 8},
         {"s0": 1000, "s1": 65, "s2": 1}, {"s0": 5, "s1": 4096, "s2": 4099}]),
@@ -625,7 +644,7 @@ FORCE_ALL_CASES = {
     "transpose_add", "permute3d_fp16", "step_slice", "transpose_sum", "concat_last", "concat_mid",
     "rotary_fp16", "concat_int32", "transpose_relu_add", "split3", "embedding_add",
     "split_shared", "concat_rows_fp16", "split_rows", "concat_many", "split_many", "rotary_qk",
-    "pad_removepad", "removepad_mid_fp16", "math_unary", "math_binary"}
+    "pad_removepad", "removepad_mid_fp16", "math_unary", "math_binary", "math_sign"}
 
 
 # `afc run` tolerances other than the dtype defaults: math_binary sums ten fp32 results whose

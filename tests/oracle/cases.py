@@ -248,6 +248,10 @@ def math_bitwise(a, b):
     return (a & b) | b, a ^ b
 
 
+def math_sign(x, y):  # x, y hold signed zeros, +-inf and nan of both signs
+    return torch.atan2(x, y) + torch.copysign(x, y), torch.signbit(x)
+
+
 def argmax_rows(x):  # ties (few distinct values), keepdim both ways; the index is int64
     return torch.argmax(x, dim=-1), torch.argmax(x, dim=1, keepdim=True)
 
@@ -276,6 +280,17 @@ def _away_from_int(n, m):
     y = (torch.rand(n, m) * 1.5 + 0.5) * torch.where(torch.rand(n, m) < 0.5, -1.0, 1.0)
     q = torch.randint(-4, 5, (n, m)) + torch.rand(n, m) * 0.6 + 0.2
     return [y * q, y]
+
+
+def _signed(n, m, k):
+    x = randn(n, m)
+    x[k::3, ::2] = 0.0
+    x[k::3, 1::4] = -0.0
+    x[(k + 1) % 3::3, ::5] = float("inf")
+    x[(k + 1) % 3::3, 1::5] = -float("inf")
+    x[(k + 2) % 3::3, ::7] = float("nan")
+    x[(k + 2) % 3::3, 3::7] = -float("nan")
+    return x
 
 
 def _specials(n, m):
@@ -357,6 +372,7 @@ CASES = {
     "math_activations": (math_activations, lambda: [randn(13, 97), torch.rand(13, 97) < 0.5]),
     "math_bitwise": (math_bitwise, lambda: [torch.randint(-1000, 1000, (11, 37), dtype=torch.int32),
                                             torch.randint(-1000, 1000, (11, 37), dtype=torch.int32)]),
+    "math_sign": (math_sign, lambda: [_signed(17, 43, 0), _signed(17, 43, 1)]),
     "transposed_output": (transposed_output, lambda: [randn(37, 13), randn(37, 13)]),
     "argmax_rows": (argmax_rows, lambda: [_ties(37, 101)]),
     "argmax_rows_fp16": (argmax_rows, lambda: [_ties(5, 3001, dtype=torch.float16)]),
@@ -408,6 +424,7 @@ EXPECT_FUSED = {
     "math_predicates": ["isnan", "isinf", "where", "scalar_tensor", "bitwise_or"],
     "math_activations": ["leaky_relu", "gelu", "clamp", "masked_fill"],
     "math_bitwise": ["bitwise_and", "bitwise_or", "bitwise_xor"],
+    "math_sign": ["atan2", "copysign", "signbit"],
     "transposed_output": ["exp", "sub"],  # fused; the transposed store is refused, not wrong
     # Reductions over different dims in one multi-group kernel (docs/schedule.md "Multi-group").
     "softmax_colsum": ["amax", "exp", "sum", "div"],

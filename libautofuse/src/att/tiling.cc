@@ -140,7 +140,12 @@ int32_t MathApi(const std::string& api) {
                                                    {"LogicalXor", af_tiling::kApiClassify},
                                                    {"LogicalAnd", af_tiling::kApiClassify},
                                                    {"LogicalOr", af_tiling::kApiClassify},
-                                                   {"LogicalNot", af_tiling::kApiClassify}};
+                                                   {"LogicalNot", af_tiling::kApiClassify},
+                                                   // Bit-pattern ops (assumption: priced as the
+                                                   // bitwise / classify rows; Atan2Extend falls to
+                                                   // kApiAdvMath like Atan).
+                                                   {"CopySignExtend", af_tiling::kApiBitwise},
+                                                   {"SignBitExtend", af_tiling::kApiClassify}};
   const auto it = m.find(api);
   return it == m.end() ? af_tiling::kApiAdvMath : it->second;
 }

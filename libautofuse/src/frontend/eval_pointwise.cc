@@ -122,6 +122,8 @@ void EvalBinary(const Ctx& c) {
       return (r != 0 && ((r < 0) != (x[1] < 0))) ? r + x[1] : r;
     }
     if (name == "fmod") return std::fmod(x[0], x[1]);
+    if (name == "atan2") return std::atan2(x[0], x[1]);
+    if (name == "copysign") return std::copysign(x[0], x[1]);
     if (name == "floor_divide") return std::floor(x[0] / x[1]);
     if (name == "hypot") return std::hypot(x[0], x[1]);
     if (name.rfind("bitwise_", 0) == 0) {
@@ -160,6 +162,7 @@ void EvalPredicate(const Ctx& c) {
         c.Map({c.Operand(0, "self")}, DType::kFloat64, DType::kBool, [&](const auto& x) -> double {
           if (name == "isnan") return std::isnan(x[0]);
           if (name == "isinf") return std::isinf(x[0]);
+          if (name == "signbit") return std::signbit(x[0]);
           return std::isfinite(x[0]);
         }));
 }

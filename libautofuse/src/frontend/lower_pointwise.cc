@@ -64,7 +64,8 @@ const std::map<std::string, std::string>& MathBinaryOps() {
       {"remainder", "Remainder"},    {"fmod", "Fmod"},
       {"floor_divide", "FloorDiv"},  {"hypot", "Hypot"},
       {"bitwise_and", "BitwiseAnd"}, {"bitwise_or", "BitwiseOr"},
-      {"bitwise_xor", "BitwiseXor"},
+      {"bitwise_xor", "BitwiseXor"}, {"atan2", "Atan2"},
+      {"copysign", "CopySign"},
   };
   return m;
 }
@@ -208,7 +209,8 @@ void Lowerer::LowerBinary(const model::Node& n) {
       s = Op("Mul", {s, Scalar(al, cd)}, cd, s.layout);
     }
   }
-  if (rsub) std::swap(ea, eb);
+  // rsub swaps; AutoFuse's Atan2 takes the abscissa first: atan2(self, other) = Atan2(other, self).
+  if (rsub || name == "atan2") std::swap(ea, eb);
   values_[n.outputs[0]] = Elementwise(n, type, {ea, eb}, cd, shape);
 }
 
@@ -221,7 +223,7 @@ void Lowerer::LowerScalarTensor(const model::Node& n) {
 
 void Lowerer::LowerPredicate(const model::Node& n) {
   static const std::map<std::string, std::string> m = {
-      {"isfinite", "IsFinite"}, {"isinf", "IsInf"}, {"isnan", "Isnan"}};
+      {"isfinite", "IsFinite"}, {"isinf", "IsInf"}, {"isnan", "Isnan"}, {"signbit", "SignBit"}};
   const auto& ot = OutType(n);
   const Operand x = OperandAt(n, 0, "self");
   if (x.scalar) throw LowerError("UNSUPPORTED_ARG", n.name + ": scalar operand");

@@ -43,9 +43,10 @@ void AddPointwise(Table& t) {
              "trunc", "log2",  "log10", "exp2", "expm1",  "log1p"},
       &L::LowerUnary, ev::EvalUnary);
   Add(t, k,
-      {"remainder", "fmod", "floor_divide", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor"},
+      {"remainder", "fmod", "floor_divide", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
+       "atan2", "copysign"},
       &L::LowerBinary, ev::EvalBinary);
-  Add(t, k, {"isfinite", "isinf", "isnan"}, &L::LowerPredicate, ev::EvalPredicate);
+  Add(t, k, {"isfinite", "isinf", "isnan", "signbit"}, &L::LowerPredicate, ev::EvalPredicate);
   Add(t, k, {"leaky_relu"}, &L::LowerActivation, ev::EvalLeakyRelu);
   Add(t, k, {"scalar_tensor"}, &L::LowerScalarTensor, ev::EvalScalarTensor);
   Add(t, k, {"eq", "ne", "gt", "ge", "lt", "le"}, &L::LowerCompare, ev::EvalCompare);

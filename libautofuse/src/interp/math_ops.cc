@@ -165,6 +165,10 @@ std::optional<double> Binary(OpCode c, double a, double b, double attr) {
       return std::fmod(a, b);
     case OpCode::kHypot:
       return std::hypot(a, b);
+    case OpCode::kAtan2:  // x1 is the abscissa (AutoFuse's order)
+      return std::atan2(b, a);
+    case OpCode::kCopySign:
+      return std::copysign(a, b);
     case OpCode::kTruncDiv:
       return std::trunc(a / b);
     case OpCode::kFloorDiv:
@@ -206,6 +210,8 @@ std::optional<bool> Predicate(OpCode c, double x) {
       return std::isinf(x);
     case OpCode::kIsnan:
       return std::isnan(x);
+    case OpCode::kSignBit:
+      return std::signbit(x);
     default:
       return std::nullopt;
   }
@@ -263,7 +269,7 @@ Value Ternary(OpCode code, const std::vector<const Value*>& ins, Value out,
 
 bool IsMathOp(ir::OpCode code) {
   // The issue-22 block of OpCode, less the markers, containers and reductions in it.
-  if (code < OpCode::kAxpy || code > OpCode::kErfcx) return false;
+  if (code < OpCode::kAxpy || code > OpCode::kSignBit) return false;
   switch (code) {
     case OpCode::kScalarData:
     case OpCode::kIndexExpr:

@@ -119,6 +119,17 @@ const std::map<OpCode, std::vector<ApiCall>>& Table() {
       c.tmp_bytes = true;
       m[code] = {c};
     }
+    // The same library's sign and angle ops (api_regbase atan2.h, copy_sign.h, signbit.h):
+    // Atan2Extend(dst, src0, src1, tmp, n) = atan2(src1, src0), CopySignExtend(dst, src0, src1, n)
+    // (no temporary), SignBitExtend(dst as bool, src, tmp, n).
+    ApiCall atan2 = Call("Atan2Extend", {0, 1});
+    atan2.tmp_bytes = true;
+    m[OpCode::kAtan2] = {atan2};
+    m[OpCode::kCopySign] = {Call("CopySignExtend", {0, 1})};
+    ApiCall sign_bit = Call("SignBitExtend", {0});
+    sign_bit.tmp_bytes = true;
+    sign_bit.bool_dst = true;
+    m[OpCode::kSignBit] = {sign_bit};
     return m;
   }();
   return t;

@@ -180,6 +180,13 @@ void AppendV2MathOps(std::vector<OpDef>& ops) {
       {OpCode::kErfcx, "Erfcx"}};
   for (const auto& [code, type] : special)
     v2(Unary(code, type, CT::kElewise, {kFloat32}));
+  // Atan2(x1, x2) = atan2(x2, x1) (AutoFuse's operand order: api_regbase/atan2.h divides src1 by
+  // src0), CopySign(x1, x2) = |x1| with x2's sign bit; SignBit(x) = the sign bit, as bool.
+  v2(Binary(OpCode::kAtan2, "Atan2", f16_32));
+  v2(Binary(OpCode::kCopySign, "CopySign", f16_32));
+  OpDef sign_bit = Unary(OpCode::kSignBit, "SignBit", CT::kElewise, {kFloat32});
+  sign_bit.out_rule = DTypeRule::kBool;
+  v2(sign_bit);
 }
 
 // AscIR's cube ops (autofuse-reference.md §3): x1, x2 (T1), optional bias (T2) and offset_w

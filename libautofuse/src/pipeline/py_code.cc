@@ -163,7 +163,7 @@ class _T:
         "Gelu": lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3))),
         "Nop": lambda x: x, "Ub2ub": lambda x: x, "RoundToInt": np.rint, "TruncToInt": np.trunc,
         "FloorToInt": np.floor, "Ceil2Int": np.ceil, "IsFinite": np.isfinite, "IsInf": np.isinf,
-        "Isnan": np.isnan, "BitwiseNot": np.invert,
+        "Isnan": np.isnan, "BitwiseNot": np.invert, "SignBit": np.signbit,
         "BesselJ0": _special("bessel_j0"), "BesselJ1": _special("bessel_j1"),
         "BesselY0": _special("bessel_y0"), "BesselY1": _special("bessel_y1"),
         "ModifiedBesselI0": _special("modified_bessel_i0"),
@@ -185,6 +185,7 @@ class _T:
         "FloorDiv": lambda a, b: np.floor(a / b), "Remainder": np.remainder, "Mod": np.remainder,
         "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor,
         "LogicalXor": lambda a, b: (a != 0) != (b != 0),
+        "Atan2": lambda a, b: np.arctan2(b, a), "CopySign": np.copysign,
     }
     TERNARY = {
         "ClipByValue": lambda a, b, c: np.minimum(np.maximum(a, b), c),

@@ -102,7 +102,24 @@ def binary():
     return g
 
 
+def sign():
+    g = G("math_sign", "Atan2, CopySign and SignBit (AutoFuse's api_regbase ops) over a, b holding "
+          "signed zeros, +-inf and nan: out0 = Atan2(a, b) + CopySign(a, b) (fp32), out1 = "
+          "SignBit(a) (bool), out2 = CopySign(Atan2(c, d), d) of fp16 c, d")
+    a = g.data("a", 0)
+    b = g.data("b", 1)
+    t = g.node("g_atan2", "Atan2", [a, b])
+    s = g.node("g_copysign", "CopySign", [a, b])
+    g.out("out0", 0, g.node("g_add", "Add", [t, s]))
+    g.out("out1", 1, g.node("g_signbit", "SignBit", [a], "bool"), "bool")
+    c = g.data("c", 2, "fp16")
+    d = g.data("d", 3, "fp16")
+    h = g.node("h_atan2", "Atan2", [c, d], "fp16")
+    g.out("out2", 2, g.node("h_copysign", "CopySign", [h, d], "fp16"), "fp16")
+    return g
+
+
 out = sys.argv[1]
-for g in (unary(), binary()):
+for g in (unary(), binary(), sign()):
     with open(os.path.join(out, g.name + ".graph.txt"), "w") as f:
         f.write(g.text())

@@ -66,6 +66,9 @@ cases = {
  'Mod': ([u(-9, 9), nz(-3, 3)], np.remainder), 'FloorDiv': ([u(-9, 9), nz(-3, 3)], np.floor_divide),
  'TruncDiv': ([u(-9, 9), nz(-3, 3)], lambda a, b: np.trunc(a / b)),
  'Hypot': ([u(-9, 9), u(-9, 9)], np.hypot),
+ 'Atan2': ([u(-9, 9), u(-9, 9)], lambda a, b: np.arctan2(b, a)),
+ 'CopySign': ([u(-9, 9), u(-9, 9)], np.copysign),
+ 'SignBit': ([u(-9, 9)], np.signbit),
  'Axpy': ([u(-9, 9), u(-9, 9)], lambda a, b: np.float32(1.5) * a + b),
  'BitwiseAnd': ([ints(np.int32), ints(np.int32)], np.bitwise_and),
  'BitwiseOr': ([ints(np.int32), ints(np.int32)], np.bitwise_or),
@@ -145,6 +148,9 @@ const MathCase kCases[] = {
     {"FloorDiv", 2, F32, F32, ""},
     {"TruncDiv", 2, F32, F32, ""},
     {"Hypot", 2, F32, F32, ""},
+    {"Atan2", 2, F32, F32, ""},
+    {"CopySign", 2, F32, F32, ""},
+    {"SignBit", 1, F32, B, ""},
     {"Axpy", 2, F32, F32, "alpha=1.5"},
     {"BitwiseAnd", 2, I32, I32, ""},
     {"BitwiseOr", 2, I32, I32, ""},
@@ -204,6 +210,50 @@ TEST(InterpMath, EveryOpAgainstNumpy) {
     const auto want = data::ReadNpy((dir / (std::string(mc.op) + "_out.npy")).string());
     const data::CompareResult r = data::CompareArrays(want, out[0], 1e-5, 1e-5);
     EXPECT_TRUE(r.ok) << r.message;
+  }
+}
+
+// Atan2, CopySign and SignBit on every pair of signed zeros, infinities and NaNs (both signs),
+// against PyTorch: values, NaN positions and the sign of every zero (and of CopySign's NaNs).
+constexpr const char* kSignScript = R"(
+e = np.array([0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan, -np.nan, 3e-3], np.float32)
+a = np.repeat(e, 9).reshape(9, 9)
+b = np.tile(e, 9).reshape(9, 9)
+ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+np.save('a.npy', a); np.save('b.npy', b)
+np.save('Atan2.npy', torch.atan2(tb, ta).numpy())
+np.save('CopySign.npy', torch.copysign(ta, tb).numpy())
+np.save('SignBit.npy', torch.signbit(ta).numpy())
+)";
+
+TEST(InterpMath, SignOpsSignedZerosAndNan) {
+  const auto dir = test::TempDir("np_math_sign");
+  ASSERT_EQ(test::RunNumpy(dir, std::string("import torch\n") + kSignScript), "");
+  const data::HostArray a = data::ReadNpy((dir / "a.npy").string());
+  const data::HostArray b = data::ReadNpy((dir / "b.npy").string());
+  for (const MathCase& mc :
+       {MathCase{"Atan2", 2, F32, F32, ""}, MathCase{"CopySign", 2, F32, F32, ""},
+        MathCase{"SignBit", 1, F32, B, ""}}) {
+    SCOPED_TRACE(mc.op);
+    std::vector<data::HostArray> ins = {a};
+    if (mc.arity == 2) ins.push_back(b);
+    const auto out = Interpret(MathGraph(mc), {{"s0", 9}, {"s1", 9}}, ins);
+    const auto want = data::ReadNpy((dir / (std::string(mc.op) + ".npy")).string());
+    ASSERT_EQ(out[0].numel(), 81);
+    for (std::int64_t k = 0; k < 81; ++k) {
+      const double w = want.GetAsDouble(k);
+      const double g = out[0].GetAsDouble(k);
+      EXPECT_EQ(std::isnan(w), std::isnan(g)) << k;
+      if (std::isinf(w) || w == 0) {
+        EXPECT_EQ(w, g) << k;
+      } else if (!std::isnan(w)) {  // PyTorch's float atan2 may be an ulp off ours
+        EXPECT_NEAR(w, g, 1e-6 * std::fabs(w)) << k;
+      }
+      // Zeros and CopySign's NaNs carry their sign; Atan2's NaN sign is unspecified.
+      if (w == 0 || std::string(mc.op) == "CopySign") {
+        EXPECT_EQ(std::signbit(w), std::signbit(g)) << k << ": " << w << " vs " << g;
+      }
+    }
   }
 }
 

@@ -161,6 +161,10 @@ enum class OpCode : std::uint16_t {
   kNdtri,
   kErfinv,
   kErfcx,
+  // The 950 set's sign and angle ops (issue 22, last part).
+  kAtan2,
+  kCopySign,
+  kSignBit,
   // Cube ops (autofuse/ir/cube.h): the Offset variants (int8 weight offsets) are registered so
   // that graphs holding them parse and validate, and are refused with CUBE_OFFSET_UNSUPPORTED.
   kMatMul,

@@ -1,7 +1,8 @@
 // The CPU side of AutoFuse's own kernel library: the special functions its 950 (V2) kernels call
 // where AscendC has no API (graph-autofusion autofuse/v35/ascendc/api_regbase: BesselJ0Extend,
-// NdtrExtend, Erfinv, ...), with those signatures (dst, src, sharedTmpBuffer, calCount), float
-// only as there. Values are computed in double with libstdc++'s special functions and rounded
+// NdtrExtend, Erfinv, ..., Atan2Extend, CopySignExtend, SignBitExtend), with those signatures
+// (dst, src[, src1], sharedTmpBuffer, calCount), float only as there (half too for Atan2 and
+// CopySign). Values are computed in double with libstdc++'s special functions and rounded
 // once; dst, src and the temporary must not overlap. On the device these come from AutoFuse's
 // headers, not from CANN.
 #pragma once
@@ -15,6 +16,7 @@
 #include "af_cpu/tensor.h"
 #include "af_cpu/vec_advanced.h"
 #include "af_cpu/vec_common.h"
+#include "af_cpu/vec_math.h"
 
 AF_CPU_HIDDEN_BEGIN
 
@@ -114,6 +116,52 @@ template <typename T>
 __aicore__ inline void ErfcxExtend(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                    LocalTensor<uint8_t>& tmp_buf, const uint32_t calc_cnt) {
   af_cpu::AutofuseUnary("ErfcxExtend", 14, dst, src, tmp_buf, calc_cnt);
+}
+
+// Atan2Extend(dst, src0, src1, tmp, n): dst = atan2(src1, src0), src0 being the abscissa
+// (api_regbase/atan2.h: Div(dst, src1, src0), Atan, then the quadrant fix-up); half or float.
+// Values follow C's atan2 (signed zeros and NaN included), computed in double, rounded once.
+template <typename T>
+__aicore__ inline void Atan2Extend(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                   const LocalTensor<T>& src1, LocalTensor<uint8_t>& tmp_buf,
+                                   const uint32_t calc_cnt) {
+  af_cpu::RequireFloat<T>("Atan2Extend");
+  af_cpu::AdvancedBinary("Atan2Extend", dst, src0, src1, tmp_buf, calc_cnt, [](T a, T b) {
+    const double x = af_cpu::F(a);
+    const double y = af_cpu::F(b);
+    return af_cpu::FromF<T>(static_cast<float>(std::atan2(y, x)));
+  });
+}
+
+// CopySignExtend(dst, src0, src1, n): src0's magnitude with src1's sign bit (api_regbase/
+// copy_sign.h works on the bit patterns, so NaN and signed zeros carry their sign bit).
+template <typename T>
+__aicore__ inline void CopySignExtend(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                      const LocalTensor<T>& src1, const uint32_t calc_cnt) {
+  af_cpu::RequireFloat<T>("CopySignExtend");
+  af_cpu::AdvancedBinary(
+      "CopySignExtend", dst, src0, src1, af_cpu::NoTmp{}, calc_cnt,
+      [](T a, T b) { return af_cpu::FromF<T>(std::copysign(af_cpu::F(a), af_cpu::F(b))); });
+}
+
+// SignBitExtend(dst, src, sharedTmpBuffer, n): dst[i] = the sign bit of src[i] (1 for -0.0 and
+// for NaNs with the bit set), as bool or uint8_t; float source here (AutoFuse's also takes
+// int32).
+template <typename T, typename U>
+__aicore__ inline void SignBitExtend(const LocalTensor<U>& dst, const LocalTensor<T>& src,
+                                     const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                     const uint32_t calCount) {
+  static_assert(std::is_same_v<T, float>, "SignBitExtend: float source on the CPU runtime");
+  static_assert(std::is_same_v<U, uint8_t> || std::is_same_v<U, bool>,
+                "SignBitExtend: the result is uint8_t or bool");
+  af_cpu::CheckTmp("SignBitExtend", dst, static_cast<uint64_t>(calCount) * sizeof(U),
+                   sharedTmpBuffer);
+  if constexpr (std::is_same_v<U, bool>) {
+    af_cpu::Classify("SignBitExtend", dst, src, calCount, [](float x) { return std::signbit(x); });
+  } else {
+    af_cpu::Classify("SignBitExtend", dst.template ReinterpretCast<bool>(), src, calCount,
+                     [](float x) { return std::signbit(x); });
+  }
 }
 
 }  // namespace AscendC
