@@ -369,6 +369,15 @@ SHAPES_AR = [
     {"s0": 1, "s1": 1000003}, {"s0": 3, "s1": 70001}, {"s0": 5, "s1": 2048}]
 # Multi-group graphs (a row group, then a column group): 1, primes, many short rows (the column
 # group's reduction long), few long rows past the UB capacity, many tiles per core.
+# Two pieces along z1 (s1, s2) in a multi-group kernel: 1s, primes, many short rows, and a total
+# past UB whose concat row (s1 + s2) still fits it (the data-movement group's templates need that).
+SHAPES_GROUPS_CAT2 = [
+    {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
+    {"s0": 10007, "s1": 3, "s2": 2}, {"s0": 64, "s1": 3000, "s2": 2001}]
+# Embedding lookups: params [s0, s1], s2 indices; rows and index counts past UB.
+SHAPES_EMBEDDING = [
+    {"s0": 1, "s1": 1, "s2": 1}, {"s0": 50, "s1": 24, "s2": 7}, {"s0": 1000, "s1": 3, "s2": 4099},
+    {"s0": 13, "s1": 70001, "s2": 3}, {"s0": 97, "s1": 128, "s2": 1031}]
 SHAPES_GROUPS = [
     {"s0": 1, "s1": 1}, {"s0": 37, "s1": 101}, {"s0": 13, "s1": 1}, {"s0": 100003, "s1": 3},
     {"s0": 3, "s1": 70001}, {"s0": 1024, "s1": 2048}]
@@ -569,15 +578,9 @@ CASES = {
     "softmax_fp16": (case_softmax_fp16, SHAPES_NORM),
     "groups_rowcol": (case_groups_rowcol, SHAPES_GROUPS),
     "groups_softmax_colsum": (case_groups_softmax_colsum, SHAPES_GROUPS),
-    "groups_concat_softmax": (case_groups_concat_softmax, [
-        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
-        {"s0": 10007, "s1": 3, "s2": 2}, {"s0": 64, "s1": 3000, "s2": 2001}]),
-    "groups_embedding_rmsnorm": (case_groups_embedding_rmsnorm, [
-        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 50, "s1": 24, "s2": 7}, {"s0": 1000, "s1": 3, "s2": 4099},
-        {"s0": 13, "s1": 70001, "s2": 3}, {"s0": 97, "s1": 128, "s2": 1031}]),
-    "groups_split_reduce": (case_groups_split_reduce, [
-        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
-        {"s0": 10007, "s1": 3, "s2": 2}, {"s0": 64, "s1": 3000, "s2": 2001}]),
+    "groups_concat_softmax": (case_groups_concat_softmax, SHAPES_GROUPS_CAT2),
+    "groups_embedding_rmsnorm": (case_groups_embedding_rmsnorm, SHAPES_EMBEDDING),
+    "groups_split_reduce": (case_groups_split_reduce, SHAPES_GROUPS_CAT2),
     "layernorm_bf16": (case_layernorm_bf16, SHAPES_NORM),
     "rmsnorm_fp16": (case_rmsnorm_fp16, SHAPES_NORM),
     "sum_rara": (reduce_case("sum", [0, 2]), SHAPES_4D),
@@ -602,9 +605,7 @@ CASES = {
         {"s0": 3, "s1": 1, "s2": 40001}, {"s0": 2, "s1": 4099, "s2": 3},
         {"s0": 97, "s1": 31, "s2": 8}]),
     "split3": (case_split3, SHAPES_CAT3),
-    "embedding_add": (case_embedding_add, [
-        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 50, "s1": 24, "s2": 7}, {"s0": 1000, "s1": 3, "s2": 4099},
-        {"s0": 13, "s1": 70001, "s2": 3}, {"s0": 97, "s1": 128, "s2": 1031}]),
+    "embedding_add": (case_embedding_add, SHAPES_EMBEDDING),
     "split_shared": (case_split_shared, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
         {"s0": 1000, "s1": 3, "s2": 2}, {"s0": 3, "s1": 3000, "s2": 2001}]),

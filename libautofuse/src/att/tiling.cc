@@ -253,6 +253,18 @@ class PerfNodeBuilder {
     return g_.nodes[node.inputs.at(k).node].outputs.at(node.inputs[k].output);
   }
 
+  // r_core's partial results: one store to the workspace per share, loaded back for the merge
+  // after SyncAll, at `base`'s element size.
+  void WorkspaceMoves(const PerfNode& base) {
+    PerfNode ws = base;
+    ws.kind = af_tiling::kNodeWsStore;
+    ws.when = af_tiling::kWhenVarying;
+    ws.max_tile = 1;
+    out_.push_back(ws);
+    ws.kind = af_tiling::kNodeWsLoad;
+    out_.push_back(ws);
+  }
+
   // A call over the node's block (or one per slice from `split`).
   PerfNode* Vec(const PerfNode& base, int32_t api, int32_t esize, std::uint32_t mask,
                 int32_t split = -1) {
@@ -453,26 +465,15 @@ class PerfNodeBuilder {
       // 32-bit words over the padded output count (codegen's ArgMaxToWorkspace); the merge is
       // scalar code (not priced).
       if (c_.kind != schedule::CaseKind::kRCore) return;
-      PerfNode ws = base;
-      ws.esize = 4;
-      ws.kind = af_tiling::kNodeWsStore;
-      ws.when = af_tiling::kWhenVarying;
-      ws.max_tile = 1;
-      out_.push_back(ws);
-      ws.kind = af_tiling::kNodeWsLoad;
-      out_.push_back(ws);
+      PerfNode words = base;
+      words.esize = 4;
+      WorkspaceMoves(words);
       return;
     }
     if (steps == 0) Vec(base, af_tiling::kApiCopy, base.esize, base.one_mask);
     if (looped_) Vec(base, AccumulateApi(node.type), base.esize, base.one_mask)->skip_first = 1;
     if (c_.kind == schedule::CaseKind::kRCore) {
-      PerfNode ws = base;
-      ws.kind = af_tiling::kNodeWsStore;
-      ws.when = af_tiling::kWhenVarying;
-      ws.max_tile = 1;
-      out_.push_back(ws);
-      ws.kind = af_tiling::kNodeWsLoad;
-      out_.push_back(ws);
+      WorkspaceMoves(base);
       PerfNode acc = base;
       acc.kind = af_tiling::kNodeVec;
       acc.api = AccumulateApi(node.type);

@@ -719,8 +719,7 @@ class KernelWriter {
     Line(
         "const int64_t ix = static_cast<int64_t>((static_cast<uint64_t>(ampu.GetValue(2u)) << "
         "32) | static_cast<uint64_t>(ampu.GetValue(1u)));");
-    Line("if (ix >= 0 && (ami" + M + " < 0 || v > amb" + M + " || (v != v && amb" + M + " == amb" +
-         M + "))) {");
+    Line("if (ix >= 0 && (" + ArgMaxTakes(M) + ")) {");
     Line("  amb" + M + " = v;");
     Line("  ami" + M + " = ix;");
     Line("}");
@@ -878,6 +877,13 @@ class KernelWriter {
     return "float amb" + I + " = 0.0f;\nint64_t ami" + I + " = -1;";
   }
 
+  // Whether the candidate (v, ix) replaces ArgMax's running pair `I` (ArgMaxState): none yet, a
+  // strictly greater value, or the first NaN (first maximum; NaN is the maximum). The one rule
+  // the per-chunk merge and r_core's merge of the shares' pairs both emit.
+  static std::string ArgMaxTakes(const std::string& I) {
+    return "ami" + I + " < 0 || v > amb" + I + " || (v != v && amb" + I + " == amb" + I + ")";
+  }
+
   // ArgMax over the innermost dim (the schedule admits no other layout, ARGMAX_LAYOUT): per row,
   // AscendC's ReduceMax with calIndex over chunks of the row (the index of half is 16 bits: chunks
   // of 65408 elements, whole 256-byte repeats), each chunk's (value, index) merged in scalars:
@@ -929,7 +935,7 @@ class KernelWriter {
     Line("const float v = static_cast<float>(amv.GetValue(0));");
     Line("const int64_t ix = " + off + " + c0 + static_cast<int64_t>(amv.ReinterpretCast<" +
          std::string(is_half ? "uint16_t" : "uint32_t") + ">().GetValue(1));");
-    Line("if (ami" + I + " < 0 || v > amb" + I + " || (v != v && amb" + I + " == amb" + I + ")) {");
+    Line("if (" + ArgMaxTakes(I) + ") {");
     Line("  amb" + I + " = v;");
     Line("  ami" + I + " = ix;");
     Line("}");

@@ -119,10 +119,7 @@ class Partitioner {
       const auto axes = ReducedAxes(g_, n);
       if (axes.empty()) continue;  // reduces only extent-1 axes: fits any group
       has_reduce_ = true;
-      auto q = static_cast<std::size_t>(b);
-      while (q < masks_.size() && !masks_[q].empty() && masks_[q] != axes)
-        ++q;
-      if (q >= masks_.size()) masks_.resize(q + 1);
+      const std::size_t q = FindPhase(b, axes);
       if (masks_[q].empty()) {
         masks_[q] = axes;
         first_[q] = n.name;
@@ -154,17 +151,25 @@ class Partitioner {
   // The phase of a Concat, Split or Gather whose inputs are ready in phase `b`: the first phase
   // from `b` on that has no reductions. A graph without reductions keeps them in one group.
   int MovementPhase(const Node& n, int b) {
-    auto q = static_cast<std::size_t>(b);
-    while (q < masks_.size() && !masks_[q].empty() && masks_[q] != kMovementMask)
-      ++q;
-    if (q >= masks_.size()) masks_.resize(q + 1);
+    const std::size_t q = FindPhase(b, kMovementMask);
+    const std::string what = n.type + " '" + n.name + "'";
     if (masks_[q].empty()) {
       masks_[q] = kMovementMask;
-      first_[q] = n.type + " '" + n.name + "'";
-    } else if (first_[q].find("'" + n.name + "'") == std::string::npos) {
-      first_[q] += ", " + n.type + " '" + n.name + "'";
+      first_[q] = what;
+    } else {
+      first_[q] += ", " + what;
     }
     return static_cast<int>(q);
+  }
+
+  // The first phase from `b` on that is unclaimed (its mask empty, added if need be) or whose
+  // mask is `mask`.
+  std::size_t FindPhase(int b, const std::vector<std::int64_t>& mask) {
+    auto q = static_cast<std::size_t>(b);
+    while (q < masks_.size() && !masks_[q].empty() && masks_[q] != mask)
+      ++q;
+    if (q >= masks_.size()) masks_.resize(q + 1);
+    return q;
   }
 
   // Results of reductions and data movement read by a node of a later phase: each becomes a
