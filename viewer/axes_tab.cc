@@ -202,7 +202,7 @@ void AxesTab::showKernel(const RunPtr& run, int kernel, int tcase) {
   model_->setHorizontalHeaderLabels(
       {tr("Axis"), tr("Type"), tr("Value"), tr("Role"), tr("Size (symbolic)")});
   loop_nest_->clear();
-  const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
+  const report::KernelReport* k = shownKernel(run, kernel);
   if (k == nullptr) {
     header_->setText(tr("Select a kernel to see how its axes were split."));
     return;

@@ -200,7 +200,7 @@ void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
   core_count_ = 0;
   chosen_ = -1;
   selected_ = -1;
-  const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
+  const report::KernelReport* k = shownKernel(run, kernel);
   if (k == nullptr) {
     message_->setText(tr("Select a kernel to compare the cost of its tiling cases."));
   } else if (k->cases_size() == 0) {
@@ -253,7 +253,7 @@ void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
 
 void CostTab::fillDetails(const RunPtr& run, int kernel) {
   details_->clear();
-  const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
+  const report::KernelReport* k = shownKernel(run, kernel);
   if (k == nullptr || !k->has_tiling() || selected_ < 0 || selected_ >= k->cases_size()) {
     details_view_->setVisible(false);
     return;
@@ -360,7 +360,7 @@ void CostTab::fillDetails(const RunPtr& run, int kernel) {
 
 void CostTab::fillFormulas(const RunPtr& run, int kernel, int tcase) {
   formulas_.clear();
-  const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
+  const report::KernelReport* k = shownKernel(run, kernel);
   // The formulas do not depend on the bindings: shown for unbound runs too.
   const int c = k != nullptr && k->cases_size() > 0 ? EffectiveCase(*k, tcase) : -1;
   if (c >= 0) {
@@ -539,7 +539,7 @@ void CostTab::fillPgo(const RunPtr& run, int kernel) {
     pgo_points_[r].clear();
     pgo_tips_[r].clear();
   }
-  const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
+  const report::KernelReport* k = shownKernel(run, kernel);
   const bool has = k != nullptr && k->has_tiling() && k->tiling().has_pgo();
   pgo_label_->setVisible(has);
   pgo_view_->setVisible(has);

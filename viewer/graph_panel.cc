@@ -278,6 +278,7 @@ void GraphPanel::onSelectionChanged(const Selection& now, const Selection& befor
     return;
   }
   const bool graph_changed = now.run != before.run || now.kernel != before.kernel ||
+                             now.group != before.group ||
                              (kind_ == GraphKind::kImpl && now.tcase != before.tcase);
   if (graph_changed) {
     refresh();
@@ -372,7 +373,11 @@ void GraphPanel::refresh() {
     spec_ = GraphScene::SpecForKernels(*run);
     key_ = QStringLiteral("run%1/kernels").arg(run->id);
   } else {
-    const auto& k = *run->kernel(sel.kernel);
+    // A group of a multi-group kernel shows its own graphs; the kernel as a whole shows its hint
+    // graph, and the impl graph of its first group's case (the kernel's own entry has no cases).
+    const auto& k = sel.group >= 0 || kind_ == GraphKind::kImpl
+                        ? *run->kernelView(sel.kernel, sel.group)
+                        : *run->kernel(sel.kernel);
     const int c = EffectiveCase(k, sel.tcase);
     GraphResult g = KernelGraph(k, kind_, c);
     if (!g.graph) {
@@ -380,7 +385,11 @@ void GraphPanel::refresh() {
       return;
     }
     spec_ = GraphScene::SpecForGraph(*g.graph);
-    key_ = QStringLiteral("run%1/k%2/%3").arg(run->id).arg(sel.kernel).arg(static_cast<int>(kind_));
+    key_ = QStringLiteral("run%1/k%2/g%3/%4")
+               .arg(run->id)
+               .arg(sel.kernel)
+               .arg(sel.group)
+               .arg(static_cast<int>(kind_));
     if (kind_ == GraphKind::kImpl) key_ += QStringLiteral("/c%1").arg(c);
   }
   if (!model_) updateModelControls({});

@@ -1,6 +1,8 @@
 #include "kernel_inspector.h"
 
+#include <QComboBox>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -21,6 +23,13 @@ KernelInspector::KernelInspector(RunManager* runs, SelectionModel* selection, QW
   title_ = new QLabel(this);
   title_->setTextFormat(Qt::RichText);
   title_->setWordWrap(true);
+  groups_ = new QComboBox(this);
+  groups_->setToolTip(
+      tr("A multi-group kernel runs its groups one after another (a SyncAll before a group that "
+         "reads another's workspace); each group has its own tiling cases"));
+  groups_->setVisible(false);
+  connect(groups_, &QComboBox::activated, this,
+          [this](int index) { selection_->selectGroup(index); });
   tabs_ = new QTabWidget(this);
   axes_ = new AxesTab(tabs_);
   templates_ = new TemplatesTab(selection, tabs_);
@@ -39,6 +48,7 @@ KernelInspector::KernelInspector(RunManager* runs, SelectionModel* selection, QW
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(title_);
+  layout->addWidget(groups_);
   layout->addWidget(tabs_, 1);
   connect(selection_, &SelectionModel::selectionChanged, this,
           &KernelInspector::onSelectionChanged);
@@ -69,7 +79,7 @@ QString KernelInspector::title() const {
 
 void KernelInspector::onSelectionChanged(const Selection& now, const Selection& before) {
   if (now.run != before.run || now.kernel != before.kernel || now.tcase != before.tcase ||
-      now.fallback != before.fallback) {
+      now.fallback != before.fallback || now.group != before.group) {
     refresh();
     return;
   }
@@ -90,9 +100,14 @@ void KernelInspector::refresh() {
     title_->setText(tr("<b>%1</b> (from %2) · %3")
                         .arg(QString::fromStdString(k->name()).toHtmlEscaped(),
                              GraphName(*k).toHtmlEscaped(), run->title.toHtmlEscaped()));
+    if (k->groups_size() > 0) {
+      title_->setText(title_->text() + tr(" · %n groups in one kernel", "", k->groups_size()));
+    }
   }
+  fillGroups(k, sel.group);
   for (InspectorTab* tab : std::initializer_list<InspectorTab*>{axes_, templates_, cost_, source_,
                                                                 fusion_, stages_, timeline_}) {
+    tab->setGroup(sel.group);
     tab->showKernel(run, k != nullptr ? sel.kernel : -1, sel.tcase);
     tab->showNode(sel.node);
   }
@@ -105,6 +120,30 @@ void KernelInspector::refresh() {
     fusion_->showFallback(run, sel.fallback);
     tabs_->setCurrentWidget(fusion_);
   }
+}
+
+// One entry per group of a multi-group kernel: "group 1 · <graph> · <chosen case> · after SyncAll".
+void KernelInspector::fillGroups(const report::KernelReport* k, int group) {
+  const QSignalBlocker block(groups_);
+  groups_->clear();
+  const bool show = k != nullptr && k->groups_size() > 0;
+  groups_->setVisible(show);
+  if (!show) return;
+  for (int g = 0; g < k->groups_size(); ++g) {
+    const report::KernelReport& gr = k->groups(g);
+    QStringList parts{tr("group %1 of %2").arg(g).arg(k->groups_size()),
+                      QString::fromStdString(gr.name())};
+    if (gr.has_tiling() && gr.tiling().chosen_case() >= 0) {
+      parts << tr("%1, %2 cycles")
+                   .arg(ShortCaseName(gr, gr.tiling().chosen_case()))
+                   .arg(gr.tiling().modeled_cycles(), 0, 'f', 0);
+    } else {
+      parts << tr("%n case(s)", "", gr.cases_size());
+    }
+    if (gr.after_sync_all()) parts << tr("after SyncAll");
+    groups_->addItem(parts.join(QStringLiteral(" · ")));
+  }
+  groups_->setCurrentIndex(ShownGroup(*k, group));
 }
 
 }  // namespace af::viewer

@@ -1,6 +1,6 @@
-// The kernel inspector: a title line for the selected kernel and its tabs — Axes, Templates,
-// Cost, Source, Fusion, Stages, Timeline — each fed from the shared selection (kernel, tiling case,
-// node).
+// The kernel inspector: a title line for the selected kernel, a group picker for a multi-group
+// kernel, and its tabs — Axes, Templates, Cost, Source, Fusion, Stages, Timeline — each fed from
+// the shared selection (kernel, group, tiling case, node).
 #pragma once
 
 #include <QStringList>
@@ -8,8 +8,13 @@
 
 #include "selection_model.h"
 
+class QComboBox;
 class QLabel;
 class QTabWidget;
+
+namespace af::report {
+class KernelReport;
+}  // namespace af::report
 
 namespace af::viewer {
 
@@ -36,6 +41,8 @@ class KernelInspector : public QWidget {
   StageStepper* stages() const { return stages_; }
   TimelineTab* timeline() const { return timeline_; }
   QTabWidget* tabs() const { return tabs_; }
+  // The group picker (hidden unless the selected kernel has groups).
+  QComboBox* groups() const { return groups_; }
 
   // "axes", "templates", "cost", "source", "fusion", "stages", "timeline"
   static QStringList TabNames();
@@ -47,10 +54,12 @@ class KernelInspector : public QWidget {
  private:
   void onSelectionChanged(const Selection& now, const Selection& before);
   void refresh();
+  void fillGroups(const report::KernelReport* k, int group);
 
   RunManager* runs_;
   SelectionModel* selection_;
   QLabel* title_;
+  QComboBox* groups_;
   QTabWidget* tabs_;
   AxesTab* axes_;
   TemplatesTab* templates_;

@@ -180,6 +180,7 @@ bool MainWindow::rerun() {
   flags_->showError(QString());
   const Selection& sel = selection_->current();
   reselect_kernel_ = sel.kernel;
+  reselect_group_ = sel.group;
   reselect_node_ = sel.node;
   reselect_ticket_ = runs_->compile(r, runs_->run(sel.run));
   return true;
@@ -195,7 +196,10 @@ void MainWindow::onRunAdded(int index) {
   if (!run) return;
   const bool rerun = run->ticket != 0 && run->ticket == reselect_ticket_;
   if (rerun && run->kernel(reselect_kernel_) != nullptr) {
-    selection_->select({index, reselect_kernel_, -1, reselect_node_});
+    // The same group of the re-run kernel when it still has that many (a re-run may regroup).
+    const report::KernelReport* k = run->kernel(reselect_kernel_);
+    const int group = reselect_group_ < k->groups_size() ? reselect_group_ : -1;
+    selection_->select({index, reselect_kernel_, -1, reselect_node_, -1, group});
   } else if (run->kernelCount() == 1) {
     selection_->selectKernel(index, 0);
   } else {

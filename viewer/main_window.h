@@ -99,6 +99,7 @@ class MainWindow : public QMainWindow {
   // A re-run selects the kernel and node that were selected when it was asked for.
   int reselect_ticket_ = 0;
   int reselect_kernel_ = -1;
+  int reselect_group_ = -1;
   QString reselect_node_;
 };
 

@@ -15,6 +15,7 @@ QStandardItem* Item(const QString& text, int kind, int run, int kernel, int tcas
   item->setData(tcase, NavigatorModel::kCaseRole);
   item->setData(kind, NavigatorModel::kKindRole);
   item->setData(-1, NavigatorModel::kFallbackRole);
+  item->setData(-1, NavigatorModel::kKernelGroupRole);
   return item;
 }
 
@@ -22,7 +23,8 @@ QList<QStandardItem*> Row(QStandardItem* first, const QString& status, const QSt
   auto* second = new QStandardItem(status);
   second->setEditable(false);
   for (int role : {NavigatorModel::kRunRole, NavigatorModel::kKernelRole, NavigatorModel::kCaseRole,
-                   NavigatorModel::kKindRole, NavigatorModel::kFallbackRole}) {
+                   NavigatorModel::kKindRole, NavigatorModel::kFallbackRole,
+                   NavigatorModel::kKernelGroupRole}) {
     second->setData(first->data(role), role);
   }
   first->setToolTip(tip);
@@ -30,6 +32,70 @@ QList<QStandardItem*> Row(QStandardItem* first, const QString& status, const QSt
   first->setData(QStringList({first->text(), status, tip}).join(QLatin1Char('\n')),
                  NavigatorModel::kSearchRole);
   return {first, second};
+}
+
+// The tiling cases of k (kernel i, or its group `group`) as children of `parent`.
+void AppendCases(QStandardItem* parent, const report::KernelReport& k, int run_index, int i,
+                 int group) {
+  for (int c = 0; c < k.cases_size(); ++c) {
+    const auto& cr = k.cases(c);
+    // Cases of different templates can share a name (B0R0 of all_load and of common).
+    QString cname = ShortCaseName(k, c);
+    for (int o = 0; o < k.cases_size(); ++o) {
+      if (o != c && ShortCaseName(k, o) == cname && !cr.template_name().empty()) {
+        cname += QStringLiteral(" (%1)").arg(QString::fromStdString(cr.template_name()));
+        break;
+      }
+    }
+    auto* citem = Item(cname, NavigatorModel::kCaseItem, run_index, i, c);
+    citem->setData(group, NavigatorModel::kKernelGroupRole);
+    QString cstat;
+    if (k.has_tiling()) {
+      const bool chosen = k.tiling().chosen_case() == c;
+      cstat = !cr.feasible() ? NavigatorModel::tr("infeasible")
+                             : NavigatorModel::tr("%1%2 cycles · %3 cores")
+                                   .arg(chosen ? NavigatorModel::tr("chosen · ") : QString())
+                                   .arg(cr.modeled_cycles(), 0, 'f', 0)
+                                   .arg(cr.block_dim());
+      if (chosen) {
+        QFont f = citem->font();
+        f.setBold(true);
+        citem->setFont(f);
+      }
+    } else {
+      cstat = NavigatorModel::tr("tiles %1").arg(QString::fromStdString(cr.tile_var()));
+    }
+    parent->appendRow(Row(citem, cstat,
+                          QStringLiteral("%1: tiles %2; UB bytes = %3")
+                              .arg(QString::fromStdString(cr.name()).toHtmlEscaped(),
+                                   QString::fromStdString(cr.tile_var()),
+                                   QString::fromStdString(cr.ub_bytes_expr()).toHtmlEscaped())));
+  }
+}
+
+// Group g of a multi-group kernel: its name, chosen case and cycles, and its cases below it.
+void AppendGroup(QStandardItem* kitem, const report::KernelReport& gr, int run_index, int i,
+                 int g) {
+  auto* gitem = Item(NavigatorModel::tr("group %1").arg(g), NavigatorModel::kKernelGroupItem,
+                     run_index, i, -1);
+  gitem->setData(g, NavigatorModel::kKernelGroupRole);
+  QString outcome;
+  if (!gr.error_code().empty()) {
+    outcome = NavigatorModel::tr("refused %1").arg(QString::fromStdString(gr.error_code()));
+  } else if (gr.has_tiling() && gr.tiling().chosen_case() >= 0) {
+    outcome = NavigatorModel::tr("%1 · %2 cores · %3 cycles")
+                  .arg(ShortCaseName(gr, gr.tiling().chosen_case()))
+                  .arg(gr.tiling().block_dim())
+                  .arg(gr.tiling().modeled_cycles(), 0, 'f', 0);
+  } else {
+    outcome = NavigatorModel::tr("%n case(s), sizes unbound", "", gr.cases_size());
+  }
+  if (gr.after_sync_all()) outcome += NavigatorModel::tr(" · after SyncAll");
+  const QString tip = NavigatorModel::tr("group %1: %2")
+                          .arg(g)
+                          .arg(QString::fromStdString(gr.name()).toHtmlEscaped());
+  kitem->appendRow(Row(gitem, outcome, tip));
+  AppendCases(gitem, gr, run_index, i, g);
 }
 
 }  // namespace
@@ -84,6 +150,11 @@ void NavigatorModel::addRun(int run_index, const Run& run) {
     const bool refused = !k.error_code().empty();
     if (refused) {
       outcome = tr("refused %1").arg(QString::fromStdString(k.error_code()));
+    } else if (k.groups_size() > 0) {
+      outcome = k.groups_modeled_cycles() > 0
+                    ? tr("%n groups · %1 cycles (summed)", "", k.groups_size())
+                          .arg(k.groups_modeled_cycles(), 0, 'f', 0)
+                    : tr("%n groups, sizes unbound", "", k.groups_size());
     } else if (k.has_tiling()) {
       outcome = tr("%1 · %2 cores · %3 cycles")
                     .arg(ShortCaseName(k, DefaultCase(k)))
@@ -100,38 +171,11 @@ void NavigatorModel::addRun(int run_index, const Run& run) {
       reason->setForeground(QColor(0xb0, 0x00, 0x00));
       kitem->appendRow(Row(reason, QString(), why.toHtmlEscaped()));
     }
-    for (int c = 0; c < k.cases_size(); ++c) {
-      const auto& cr = k.cases(c);
-      // Cases of different templates can share a name (B0R0 of all_load and of common).
-      QString cname = ShortCaseName(k, c);
-      for (int o = 0; o < k.cases_size(); ++o) {
-        if (o != c && ShortCaseName(k, o) == cname && !cr.template_name().empty()) {
-          cname += QStringLiteral(" (%1)").arg(QString::fromStdString(cr.template_name()));
-          break;
-        }
-      }
-      auto* citem = Item(cname, kCaseItem, run_index, i, c);
-      QString cstat;
-      if (k.has_tiling()) {
-        const bool chosen = k.tiling().chosen_case() == c;
-        cstat = !cr.feasible() ? tr("infeasible")
-                               : tr("%1%2 cycles · %3 cores")
-                                     .arg(chosen ? tr("chosen · ") : QString())
-                                     .arg(cr.modeled_cycles(), 0, 'f', 0)
-                                     .arg(cr.block_dim());
-        if (chosen) {
-          QFont f = citem->font();
-          f.setBold(true);
-          citem->setFont(f);
-        }
-      } else {
-        cstat = tr("tiles %1").arg(QString::fromStdString(cr.tile_var()));
-      }
-      kitem->appendRow(Row(citem, cstat,
-                           QStringLiteral("%1: tiles %2; UB bytes = %3")
-                               .arg(QString::fromStdString(cr.name()).toHtmlEscaped(),
-                                    QString::fromStdString(cr.tile_var()),
-                                    QString::fromStdString(cr.ub_bytes_expr()).toHtmlEscaped())));
+    if (k.groups_size() > 0) {
+      for (int g = 0; g < k.groups_size(); ++g)
+        AppendGroup(kitem, k.groups(g), run_index, i, g);
+    } else {
+      AppendCases(kitem, k, run_index, i, -1);
     }
     run_item->appendRow(krow);
   }
@@ -177,14 +221,24 @@ QModelIndex NavigatorModel::indexFor(const Selection& s) const {
           kernel.data(kKernelRole).toInt() != s.kernel) {
         continue;
       }
-      if (s.tcase < 0) return kernel;
-      for (int c = 0; c < rowCount(kernel); ++c) {
-        const QModelIndex ci = index(c, 0, kernel);
+      QModelIndex parent = kernel;
+      if (s.group >= 0) {
+        for (int g = 0; g < rowCount(kernel); ++g) {
+          const QModelIndex gi = index(g, 0, kernel);
+          if (gi.data(kKindRole).toInt() == kKernelGroupItem &&
+              gi.data(kKernelGroupRole).toInt() == s.group) {
+            parent = gi;
+          }
+        }
+      }
+      if (s.tcase < 0) return parent;
+      for (int c = 0; c < rowCount(parent); ++c) {
+        const QModelIndex ci = index(c, 0, parent);
         if (ci.data(kKindRole).toInt() == kCaseItem && ci.data(kCaseRole).toInt() == s.tcase) {
           return ci;
         }
       }
-      return kernel;
+      return parent;
     }
     return run;
   }
@@ -199,6 +253,7 @@ Selection NavigatorModel::selectionFor(const QModelIndex& index) {
   s.tcase = index.data(kKindRole).toInt() == kCaseItem ? index.data(kCaseRole).toInt() : -1;
   if (index.data(kKindRole).toInt() == kFallbackItem)
     s.fallback = index.data(kFallbackRole).toInt();
+  s.group = index.data(kKernelGroupRole).toInt();
   return s;
 }
 

@@ -22,12 +22,22 @@ class NavigatorModel : public QStandardItemModel {
     kRunRole = Qt::UserRole + 1,
     kKernelRole,
     kCaseRole,
-    kKindRole,      // ItemKind
-    kSearchRole,    // everything the filter matches: names, kernel name, outcome, reasons
-    kFallbackRole,  // index of a fallback / unfused op in the run (Run::fallback)
+    kKindRole,         // ItemKind
+    kSearchRole,       // everything the filter matches: names, kernel name, outcome, reasons
+    kFallbackRole,     // index of a fallback / unfused op in the run (Run::fallback)
+    kKernelGroupRole,  // a group of a multi-group kernel (Selection::group); -1: none
   };
-  // kGroupItem: the "fallbacks" / "unfused ops" folder under a run; kFallbackItem: one of them.
-  enum ItemKind { kRunItem = 1, kKernelItem, kCaseItem, kReasonItem, kGroupItem, kFallbackItem };
+  // kGroupItem: the "fallbacks" / "unfused ops" folder under a run; kFallbackItem: one of them;
+  // kKernelGroupItem: a group of a multi-group kernel (its cases below it).
+  enum ItemKind {
+    kRunItem = 1,
+    kKernelItem,
+    kCaseItem,
+    kReasonItem,
+    kGroupItem,
+    kFallbackItem,
+    kKernelGroupItem
+  };
 
   explicit NavigatorModel(QObject* parent = nullptr);
 

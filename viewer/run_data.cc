@@ -16,6 +16,18 @@ const report::KernelReport* Run::kernel(int index) const {
   return &report->kernels(index);
 }
 
+const report::KernelReport* Run::kernelView(int index, int group) const {
+  const report::KernelReport* k = kernel(index);
+  if (k == nullptr) return nullptr;
+  const int g = ShownGroup(*k, group);
+  return g >= 0 ? &k->groups(g) : k;
+}
+
+int ShownGroup(const report::KernelReport& k, int requested) {
+  if (k.groups_size() == 0) return -1;
+  return requested >= 0 && requested < k.groups_size() ? requested : 0;
+}
+
 const report::KernelReport* Run::kernelNamed(const std::string& name) const {
   for (int i = 0; i < kernelCount(); ++i) {
     if (report->kernels(i).name() == name) return &report->kernels(i);

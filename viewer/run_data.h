@@ -57,6 +57,10 @@ struct Run {
   bool ok() const { return report != nullptr; }
   int kernelCount() const;
   const report::KernelReport* kernel(int index) const;  // null when out of range
+  // What the per-case panels (axes, templates, cost, the impl graph) show of kernel `index`: for
+  // a multi-group kernel, whose own entry holds no cases, its group ShownGroup(k, group); else the
+  // kernel itself. Null when out of range.
+  const report::KernelReport* kernelView(int index, int group) const;
   // The kernel with this name; null when absent.
   const report::KernelReport* kernelNamed(const std::string& name) const;
   // The report's fallbacks: Inductor groups we could not lower, or ops the front end left unfused.
@@ -72,6 +76,10 @@ using RunPtr = std::shared_ptr<const Run>;
 QString BindingsText(const sym::Bindings& b);
 // "--force_tiling_case=1;--k=v" in the syntax ParseFlags reads.
 QString FlagsText(const std::map<std::string, std::string>& flags);
+
+// The group the panels show of a multi-group kernel: `requested` when it names a group of k, else
+// the first; -1 when k has no groups.
+int ShownGroup(const report::KernelReport& k, int requested);
 
 // The case the panels show when none is picked: the chosen one when the sizes are bound, else 0;
 // -1 when the kernel has no cases.

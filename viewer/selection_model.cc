@@ -21,6 +21,14 @@ void SelectionModel::selectCase(int tcase) {
   select(s);
 }
 
+void SelectionModel::selectGroup(int group) {
+  Selection s = current_;
+  if (s.group == group) return;
+  s.group = group;
+  s.tcase = -1;
+  select(s);
+}
+
 void SelectionModel::selectNode(const QString& node) {
   Selection s = current_;
   s.node = node;

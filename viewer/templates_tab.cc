@@ -62,7 +62,7 @@ void TemplatesTab::showKernel(const RunPtr& run, int kernel, int tcase) {
                                      tr("Tiles/block"), tr("Cores"), tr("UB bytes"), tr("Cycles"),
                                      tr("UB occupancy (symbolic)"), tr("Template")});
   chosen_ = -1;
-  const report::KernelReport* k = run ? run->kernel(kernel) : nullptr;
+  const report::KernelReport* k = shownKernel(run, kernel);
   if (k == nullptr) {
     summary_->setText(tr("Select a kernel to see its tiling cases."));
     syncing_ = false;

@@ -497,6 +497,61 @@ TEST_F(WindowTest, SelectingCasesAndNodesReachesEveryPanel) {
   EXPECT_TRUE(w()->graph()->search("nothing").isEmpty());
 }
 
+// A multi-group kernel (softmax over rows, then column sums: two reduction axes): the navigator
+// lists its groups with their cases, the inspector's group picker switches the per-case tabs and
+// the impl graph between the groups, and a case picked in a group stays in that group.
+TEST_F(WindowTest, MultiGroupKernelShowsEachGroup) {
+  RunRequest r;
+  r.bindings = {{"s0", 37}, {"s1", 1031}};
+  ASSERT_TRUE(OpenAndWait(
+      w(), SourcePath(QStringLiteral("tests/e2e/graphs/groups_softmax_colsum.graph.txt")), r));
+  const RunPtr run = w()->runs()->run(w()->selection()->current().run);
+  ASSERT_TRUE(run && run->ok());
+  ASSERT_EQ(run->kernelCount(), 1);
+  const report::KernelReport& k = *run->kernel(0);
+  ASSERT_EQ(k.groups_size(), 2);
+  ASSERT_EQ(k.cases_size(), 0);  // the kernel's own entry: the partition, no cases
+  ASSERT_TRUE(w()->waitUntilIdle(60000));
+  EXPECT_EQ(w()->selection()->current().kernel, 0);
+
+  // The inspector shows the first group's cases, not "refused", and offers both groups.
+  auto* picker = w()->inspector()->groups();
+  EXPECT_FALSE(picker->isHidden());
+  ASSERT_EQ(picker->count(), 2);
+  EXPECT_TRUE(picker->itemText(1).contains("after SyncAll")) << picker->itemText(1).toStdString();
+  EXPECT_TRUE(w()->inspector()->title().contains("2 groups"));
+  auto* templates = w()->inspector()->templates();
+  EXPECT_FALSE(templates->summary().contains("refused")) << templates->summary().toStdString();
+  EXPECT_EQ(templates->model()->rowCount(), k.groups(0).cases_size());
+  EXPECT_EQ(templates->chosenRow(), k.groups(0).tiling().chosen_case());
+
+  // The navigator: kernel → group 0, group 1 → their cases.
+  auto* nav = w()->navigator()->tree();
+  const QModelIndex kernel = nav->currentIndex();
+  ASSERT_EQ(nav->model()->rowCount(kernel), 2);
+  EXPECT_EQ(nav->model()->index(1, 0, kernel).data().toString(), "group 1");
+  EXPECT_EQ(nav->model()->rowCount(nav->model()->index(1, 0, kernel)), k.groups(1).cases_size());
+
+  // Picking group 1 switches the tabs and the impl graph to it.
+  w()->graph()->setGraphKind(GraphKind::kImpl);
+  emit picker->activated(1);
+  ASSERT_TRUE(w()->waitUntilIdle(60000));
+  EXPECT_EQ(w()->selection()->current().group, 1);
+  EXPECT_EQ(templates->model()->rowCount(), k.groups(1).cases_size());
+  EXPECT_EQ(templates->chosenRow(), k.groups(1).tiling().chosen_case());
+  EXPECT_TRUE(w()->graph()->currentKey().contains("/g1/"))
+      << w()->graph()->currentKey().toStdString();
+  EXPECT_EQ(nav->currentIndex().data().toString(), "group 1");
+
+  // A case of group 1 picked in the navigator keeps the group.
+  const QModelIndex g1 = nav->model()->index(1, 0, kernel);
+  nav->setCurrentIndex(nav->model()->index(0, 0, g1));
+  ASSERT_TRUE(w()->waitUntilIdle(60000));
+  EXPECT_EQ(w()->selection()->current().group, 1);
+  EXPECT_EQ(w()->selection()->current().tcase, 0);
+  EXPECT_EQ(picker->currentIndex(), 1);
+}
+
 TEST_F(WindowTest, RunWithARefusedKernel) {
   ASSERT_TRUE(OpenAndWait(w(), FixturePath("two_kernels.GraphDef.txt")));
   // Two kernels: the run is selected and the view shows one box per kernel.
