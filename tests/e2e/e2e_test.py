@@ -308,6 +308,12 @@ def case_gather_inner_fp16_i64(rng, b):
     return [x, idx], [x[:, idx]]
 
 
+def case_groups_gather_inner_sum(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"]))
+    idx = rng.integers(0, b["s1"], size=(b["s2"],), dtype=np.int32)
+    return [x, idx], [x[:, idx].astype(np.float64).sum(axis=1, keepdims=True).astype(np.float32)]
+
+
 def case_split_shared(rng, b):
     x = rnd(rng, (b["s0"], b["s1"] + b["s2"]))
     a = np.abs(x)
@@ -626,6 +632,9 @@ CASES = {
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 13, "s2": 5}, {"s0": 3, "s1": 1001, "s2": 37},
         {"s0": 1000, "s1": 9, "s2": 23}, {"s0": 2, "s1": 40000, "s2": 40001},
         {"s0": 3, "s1": 50021, "s2": 3}]),
+    "groups_gather_inner_sum": (case_groups_gather_inner_sum, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 101, "s2": 13},
+        {"s0": 5, "s1": 3001, "s2": 4099}, {"s0": 1000, "s1": 7, "s2": 3}]),
     "gather_inner_fp16_i64": (case_gather_inner_fp16_i64, [
         {"s0": 1, "s1": 1, "s2": 1, "s3": 1}, {"s0": 5, "s1": 7, "s2": 3, "s3": 2},
         {"s0": 4, "s1": 300, "s2": 17, "s3": 9}, {"s0": 1000, "s1": 3, "s2": 2, "s3": 5},
