@@ -80,9 +80,24 @@ def check_kernel(query_tool, kernel, runtime):
     return True, "ok"
 
 
+def graph_soc(graph):
+    """The profile a graph file names on a `# SOC: NAME` line (None: afc's default)."""
+    try:
+        for line in pathlib.Path(graph).read_text().splitlines():
+            m = re.match(r"#\s*SOC:\s*(\S+)", line)
+            if m:
+                return m.group(1)
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
+
+
 def generate(afc, graph, dest):
-    """Writes the files of `afc opt GRAPH --stage codegen` into dest; returns an error or None."""
-    r = subprocess.run([afc, "opt", str(graph), "--stage", "codegen"], capture_output=True,
+    """Writes the files of `afc opt GRAPH --stage codegen` (on the profile its `# SOC:` line
+    names) into dest; returns an error or None."""
+    soc = graph_soc(graph)
+    stage = "codegen --soc " + soc if soc else "codegen"
+    r = subprocess.run([afc, "opt", str(graph), "--stage", stage], capture_output=True,
                        text=True, timeout=300)
     if r.returncode != 0:
         return "afc opt failed (exit %d): %s" % (r.returncode, r.stderr.strip()[-1000:])

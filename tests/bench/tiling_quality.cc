@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
   exhaustive.algorithm = af_tiling::kExhaustive;
   af_tiling::SolverOptions heuristic = base;
   heuristic.algorithm = af_tiling::kHeuristic;
-  const auto graphs = af::test::E2eUnits();  // multi-group graphs: each group
+  const auto graphs = af::test::E2eUnits(soc);  // multi-group graphs: each group
   std::vector<GraphStats> stats;
   int total = 0;
   int within = 0;

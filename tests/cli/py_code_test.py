@@ -32,10 +32,9 @@ def script_for(afc, graph, bind_s, work):
     os.makedirs(work)
     path = os.path.join(os.path.dirname(HERE), "e2e", "graphs", graph + ".graph.txt")
     dbg = os.path.join(work, "dbg")
-    r = subprocess.run([afc, "compile", path, "--bind", bind_s, "--no-build", "--out",
-                        os.path.join(work, "out"), "--flags",
-                        "--codegen_compile_debug=true;--debug_dir=" + dbg],
-                       capture_output=True, text=True)
+    cmd = [afc, "compile", path, "--bind", bind_s, "--no-build", "--out",
+           os.path.join(work, "out"), "--flags", "--codegen_compile_debug=true;--debug_dir=" + dbg]
+    r = subprocess.run(cmd + e2e_test.graph_soc(path), capture_output=True, text=True)
     if r.returncode != 0:
         return None, "afc compile: " + r.stderr.strip()
     found = glob.glob(os.path.join(dbg, "autofuse_compile_debug", "*", "*", "py_code_*.py"))

@@ -294,6 +294,26 @@ def case_embedding_add(rng, b):
     return [emb, idx, flat(pos, 2)], [emb[idx] + pos]
 
 
+def case_gather_inner_add(rng, b):
+    # index_select along the innermost dim, negative indices counted from the end (950 only).
+    x = rnd(rng, (b["s0"], b["s1"]))
+    idx = rng.integers(-b["s1"], b["s1"], size=(b["s2"],), dtype=np.int32)
+    bias = rnd(rng, (b["s0"], b["s2"]))
+    return [x, idx, flat(bias, 2)], [x[:, idx] + bias]
+
+
+def case_gather_inner_fp16_i64(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"])).astype(np.float16)
+    idx = rng.integers(0, b["s1"], size=(b["s2"], b["s3"]), dtype=np.int64)
+    return [x, idx], [x[:, idx]]
+
+
+def case_groups_gather_inner_sum(rng, b):
+    x = rnd(rng, (b["s0"], b["s1"]))
+    idx = rng.integers(0, b["s1"], size=(b["s2"],), dtype=np.int32)
+    return [x, idx], [x[:, idx].astype(np.float64).sum(axis=1, keepdims=True).astype(np.float32)]
+
+
 def case_split_shared(rng, b):
     x = rnd(rng, (b["s0"], b["s1"] + b["s2"]))
     a = np.abs(x)
@@ -606,6 +626,19 @@ CASES = {
         {"s0": 97, "s1": 31, "s2": 8}]),
     "split3": (case_split3, SHAPES_CAT3),
     "embedding_add": (case_embedding_add, SHAPES_EMBEDDING),
+    # Ones, primes, unaligned rows and index blocks, rows of 40000 and 50021 elements (196 KB of
+    # the 950's 208 KB UB) beside index blocks past UB (the tile shrinks to fit the row).
+    "gather_inner_add": (case_gather_inner_add, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 13, "s2": 5}, {"s0": 3, "s1": 1001, "s2": 37},
+        {"s0": 1000, "s1": 9, "s2": 23}, {"s0": 2, "s1": 40000, "s2": 40001},
+        {"s0": 3, "s1": 50021, "s2": 3}]),
+    "groups_gather_inner_sum": (case_groups_gather_inner_sum, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 101, "s2": 13},
+        {"s0": 5, "s1": 3001, "s2": 4099}, {"s0": 1000, "s1": 7, "s2": 3}]),
+    "gather_inner_fp16_i64": (case_gather_inner_fp16_i64, [
+        {"s0": 1, "s1": 1, "s2": 1, "s3": 1}, {"s0": 5, "s1": 7, "s2": 3, "s3": 2},
+        {"s0": 4, "s1": 300, "s2": 17, "s3": 9}, {"s0": 1000, "s1": 3, "s2": 2, "s3": 5},
+        {"s0": 3, "s1": 50000, "s2": 7, "s3": 10007}]),
     "split_shared": (case_split_shared, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 5, "s2": 7}, {"s0": 13, "s1": 8, "s2": 16},
         {"s0": 1000, "s1": 3, "s2": 2}, {"s0": 3, "s1": 3000, "s2": 2001}]),
@@ -645,7 +678,21 @@ FORCE_ALL_CASES = {
     "transpose_add", "permute3d_fp16", "step_slice", "transpose_sum", "concat_last", "concat_mid",
     "rotary_fp16", "concat_int32", "transpose_relu_add", "split3", "embedding_add",
     "split_shared", "concat_rows_fp16", "split_rows", "concat_many", "split_many", "rotary_qk",
-    "pad_removepad", "removepad_mid_fp16", "math_unary", "math_binary", "math_sign"}
+    "pad_removepad", "removepad_mid_fp16", "math_unary", "math_binary", "math_sign",
+    "gather_inner_add", "gather_inner_fp16_i64"}
+
+
+
+def graph_soc(path):
+    """The profile a graph file names on a `# SOC: NAME` line, as afc arguments (none: afc's
+    default, ascend910b). Innermost-dim Gathers are scheduled on the 950 only
+    (GATHER_INNERMOST_INDEX on A2/A3, as AutoFuse V1)."""
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"#\s*SOC:\s*(\S+)", line)
+            if m:
+                return ["--soc", m.group(1)]
+    return []
 
 
 # `afc run` tolerances other than the dtype defaults: math_binary sums ten fp32 results whose
@@ -703,6 +750,7 @@ def run_case(afc, graph, bind, tmp, seed):
 
     def run(extra, label):
         cmd = [afc, "run", path, "--bind", bind_s, "--inputs", d_in, "--expect", d_out] + extra
+        cmd += graph_soc(path)
         cmd += TOLERANCE.get(graph, [])
         p = subprocess.run(cmd, capture_output=True, text=True)
         last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
@@ -716,8 +764,8 @@ def run_case(afc, graph, bind, tmp, seed):
 
     run([], "chosen")
     # Every other feasible case, forced, when the graph has several templates.
-    t = subprocess.run([afc, "tile", path, "--bind", bind_s, "--json"], capture_output=True,
-                       text=True)
+    t = subprocess.run([afc, "tile", path, "--bind", bind_s, "--json"] + graph_soc(path),
+                       capture_output=True, text=True)
     if t.returncode == 0:
         tile = json.loads(t.stdout)
         if "groups" in tile:

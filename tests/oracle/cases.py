@@ -185,6 +185,14 @@ def embedding_gather(idx, w, s):
     return F.embedding(idx, w) * s
 
 
+def index_select_last(x, idx):  # a take along the innermost dim (Gather on the 950)
+    return torch.index_select(x, -1, idx) * 2.0
+
+
+def index_last_negative(x, idx):  # x[:, idx] with negative indices (negative_index_support)
+    return torch.relu(x[:, idx])
+
+
 def cat_softmax(a, b):  # multi-group: a Concat group, then the softmax of the concatenated rows
     return torch.softmax(torch.cat([a, -b], -1), -1)
 
@@ -378,6 +386,11 @@ CASES = {
     "argmax_rows_fp16": (argmax_rows, lambda: [_ties(5, 3001, dtype=torch.float16)]),
     "softmax_argmax": (softmax_argmax, lambda: [randn(13, 1000)]),
     "argmax_long_rows": (argmax_long_rows, _long_rows),
+    "index_select_last_fused": (index_select_last, lambda: [randn(13, 301),
+                                                            torch.randint(0, 301, (37,))]),
+    "index_last_negative_fused": (index_last_negative,
+                                  lambda: [randn(7, 1001),
+                                           torch.randint(-1001, 1001, (5, 3))]),
 }
 
 # `afc run --flags` per case (default: none). The *_fused cases enable the data-movement passes
@@ -387,6 +400,8 @@ FLAGS = {
     "cat_heads_fused": DATA_MOVEMENT,
     "rotary_fused": DATA_MOVEMENT,
     "embedding_gather_fused": DATA_MOVEMENT,
+    "index_select_last_fused": DATA_MOVEMENT,
+    "index_last_negative_fused": DATA_MOVEMENT,
     "split_pad_fused": DATA_MOVEMENT,
     "cat_rows_fused": DATA_MOVEMENT,
     "cat_softmax_fused": DATA_MOVEMENT,
@@ -433,6 +448,15 @@ EXPECT_FUSED = {
     "argmax_rows_fp16": ["argmax"],
     "softmax_argmax": ["argmax", "exp"],
     "argmax_long_rows": ["argmax"],
+    "index_select_last_fused": ["index_select", "mul"],
+    "index_last_negative_fused": ["index", "relu"],
+}
+
+# The profile (`afc --soc`) a case runs and compiles on, other than afc's default (ascend910b):
+# Gathers along the params' innermost dim are scheduled on the 950 only (docs/schedule.md).
+SOC = {
+    "index_select_last_fused": "ascend950",
+    "index_last_negative_fused": "ascend950",
 }
 
 # The template the tiling must choose for every fused kernel of the case (run_case.py).

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """One PyTorch oracle case as a test: write the case with samples/torch/make_case.py (eager
 PyTorch gives the expected outputs), then `afc run CASE` (with `--flags` from the FLAGS entry of
-cases.py, if the case has one), whose last line says PASS or FAIL. For a case in EXPECT_FUSED,
-also `afc compile CASE` with the same flags: its report.json must place every node of each listed
+cases.py, if the case has one, and `--soc` from its SOC entry), whose last line says PASS or FAIL.
+For a case in EXPECT_FUSED, also `afc compile CASE` with the same flags: its report.json must place every node of each listed
 aten op in a fused kernel that compiled (model_nodes[].kernel, kernels[].error_code); for a case
 in EXPECT_TEMPLATE, every fused kernel must also have chosen a case of that template
 (kernels[].tiling.chosen_case).
@@ -48,7 +48,9 @@ def main():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     flags = getattr(mod, "FLAGS", {}).get(args.case)
-    cmd = [args.afc, "run", out] + (["--flags", flags] if flags else [])
+    soc = getattr(mod, "SOC", {}).get(args.case)
+    args.soc = ["--soc", soc] if soc else []
+    cmd = [args.afc, "run", out] + (["--flags", flags] if flags else []) + args.soc
     if args.superkernel:
         cmd.append("--superkernel")
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -72,6 +74,7 @@ def check_fused(args, case_dir, flags, expect):
     rep_dir = case_dir + ".compile"
     shutil.rmtree(rep_dir, ignore_errors=True)
     cmd = [args.afc, "compile", case_dir, "--out", rep_dir] + (["--flags", flags] if flags else [])
+    cmd += args.soc
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if not os.path.exists(os.path.join(rep_dir, "report.json")):
         return ["afc compile to write report.json (exit %d): %s" % (r.returncode, r.stdout)]

@@ -40,7 +40,7 @@ def e2e_rows(afc):
         path = os.path.join(ROOT, "tests", "e2e", "graphs", graph + ".graph.txt")
         for b in shapes:
             bind = ",".join("%s=%d" % kv for kv in b.items())
-            yield "e2e %s %s" % (graph, bind), path, ["--bind", bind]
+            yield "e2e %s %s" % (graph, bind), path, ["--bind", bind] + mod.graph_soc(path)
 
 
 def oracle_rows(work):
@@ -53,13 +53,16 @@ def oracle_rows(work):
     import make_case
     cases_py = os.path.join(ROOT, "tests", "oracle", "cases.py")
     cases = make_case.load_cases(cases_py)
-    flags = getattr(load(cases_py, "af_oracle_cases"), "FLAGS", {})
+    oracle = load(cases_py, "af_oracle_cases")
+    flags = getattr(oracle, "FLAGS", {})
+    socs = getattr(oracle, "SOC", {})
     for name in sorted(cases):
         fn, make_inputs = cases[name]
         torch.manual_seed(0)
         out = os.path.join(work, name)
         make_case.make_case(fn, make_inputs(), out)
         extra = ["--flags", flags[name]] if name in flags else []
+        extra += ["--soc", socs[name]] if name in socs else []
         yield "oracle %s" % name, out, extra
 
 

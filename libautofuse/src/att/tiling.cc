@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/math_lowering.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/support/error.h"
@@ -325,6 +326,10 @@ class PerfNodeBuilder {
   // gap).
   void MoveNodes(int i, const PerfNode& base) {
     const ir::Node& node = g_.nodes[i];
+    if (node.type == "Gather" && ir::GatherInnermost(node)) {
+      GatherInnermostNodes(i, base);
+      return;
+    }
     PerfNode x = base;
     x.kind = node.type == "Store" ? af_tiling::kNodeStore : af_tiling::kNodeLoad;
     // A strided load copies its block in GM order (rows along the contiguous dim, or one
@@ -350,6 +355,41 @@ class PerfNodeBuilder {
     const bool copied = node.type == "Store" && !node.inputs.empty() &&
                         s_.placed[node.inputs[0].node].buffer != placed.store_queue;
     if (staged || copied) Vec(base, af_tiling::kApiCopy, base.esize, base.one_mask);
+  }
+
+  // An innermost-dim Gather (codegen's EmitGatherInnermost), per block: the byte offsets of the
+  // index sub-block by scalar code (one element each, every block), then per params row one
+  // DataCopyPad of the whole row (MTE2: a block with extent 1 along the index dims, each of its
+  // elements the row: len_buffer) and one Gather over the sub-block's full-tile layout (VEC,
+  // split where the sub-block starts).
+  void GatherInnermostNodes(int i, const PerfNode& base) {
+    const ir::Node& node = g_.nodes[i];
+    const ir::Tensor& t = node.outputs.at(0);
+    const ir::Tensor& it = InputTensor(node, 1);
+    std::uint32_t index_dims = 0;
+    int j0 = c_.tile_dim;
+    for (int j = 0; j <= last_; ++j) {
+      const auto u = static_cast<std::size_t>(j);
+      if (it.repeats.at(u) != sym::Expr(1)) index_dims |= 1u << j;
+      if (j >= c_.tile_dim && t.repeats.at(u) != sym::Expr(1) && t.strides.at(u) != sym::Expr(0))
+        j0 = j + 1;
+    }
+    PerfNode sc = base;
+    sc.kind = af_tiling::kNodeScalar;
+    sc.one_mask = schedule::OneMask(it);
+    sc.once = -1;
+    sc.max_tile = 1;
+    out_.push_back(sc);
+    PerfNode row = base;
+    row.kind = af_tiling::kNodeLoad;
+    row.one_mask = base.one_mask | index_dims;
+    row.len_buffer = *s_.placed.at(static_cast<std::size_t>(i)).gather_row;
+    out_.push_back(row);
+    // One call per params row over the sub-block's full extents; when the tile dim lies in the
+    // sub-block, one call over the full tile's layout (tails included).
+    const bool rows = j0 > c_.tile_dim;
+    Vec(base, af_tiling::kApiGather, base.esize, base.one_mask, rows ? j0 : -1)->max_tile =
+        rows ? 0 : 1;
   }
 
   // The Gather of a strided load's block into loop order, and its offsets, once per core
@@ -668,6 +708,17 @@ std::vector<std::int64_t> DimValues(const ScheduleResult& s, const sym::Bindings
                                e.ToString() + "): " + err.what() + " (bind it with --bind)");
     }
   }
+  // Then each fixed-size buffer's length (an innermost-dim Gather's params row).
+  for (const auto& buf : s.buffers) {
+    if (!buf.fixed_elems) continue;
+    try {
+      v.push_back(buf.fixed_elems->Eval(b));
+    } catch (const sym::Error& err) {
+      throw InputError({}, "cannot evaluate the length of buffer " + buf.Name() + " (" +
+                               buf.fixed_elems->ToString() + "): " + err.what() +
+                               " (bind it with --bind)");
+    }
+  }
   return v;
 }
 
@@ -796,6 +847,11 @@ sym::Expr UbBytesExpr(const ScheduleResult& s, int case_index) {
   sym::Expr total(0);
   for (const auto& b : s.buffers) {
     if (!schedule::BufferUsedBy(b, c.kind)) continue;
+    if (b.fixed_elems) {  // an innermost-dim Gather's params row
+      total = total + sym::Expr(b.buf_num) * sym::Align(*b.fixed_elems * sym::Expr(b.esize),
+                                                        sym::Expr(std::max(32, s.vec_align_bytes)));
+      continue;
+    }
     if (schedule::BufferCompact(b, c.kind)) {
       sym::Expr e = tile;
       for (int j = c.tile_dim + 1; j <= last; ++j)

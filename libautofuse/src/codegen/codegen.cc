@@ -285,14 +285,14 @@ void EmitPerfNodeTables(const Context& ctx, const att::CaseSet& set, std::ostrin
     if (nodes.empty()) continue;
     o << "// " << SafeComment(s.cases[c].name) << ": kind, api, esize, one_mask, compact, when, "
       << "sweeps, gap_bytes, split, align_elems, skip_first, max_tile, run, row_stride_mask, "
-      << "row_stride_const, once, doubling, part\n";
+      << "row_stride_const, once, doubling, part, len_buffer\n";
     o << "const af_tiling::PerfNode kNodes" << c << "[] = {\n";
     for (const auto& n : nodes) {
       o << "    {" << n.kind << ", " << n.api << ", " << n.esize << ", " << n.one_mask << "u, "
         << n.compact << ", " << n.when << ", " << n.sweeps << ", " << n.gap_bytes << ", " << n.split
         << ", " << n.align_elems << ", " << n.skip_first << ", " << n.max_tile << ", " << n.run
         << ", " << n.row_stride_mask << "u, " << n.row_stride_const << "LL, " << n.once << ", "
-        << n.doubling << ", " << n.part << "},\n";
+        << n.doubling << ", " << n.part << ", " << n.len_buffer << "},\n";
     }
     o << "};\n";
   }
@@ -324,6 +324,9 @@ void EmitCaseParams(const Context& ctx, const att::CaseSet& set, std::size_t c,
     }
     if (cp.buf_part[b] != af_tiling::kPartFull) {
       o << p << "buf_part[" << b << "] = " << static_cast<int>(cp.buf_part[b]) << ";\n";
+    }
+    if (const auto& fixed = s.buffers[b].fixed_elems) {
+      o << p << "buf_fixed[" << b << "] = " << ctx.Cpp(*fixed) << ";\n";
     }
   }
   o << p << "compact = " << cp.compact << ";\n";

@@ -1501,6 +1501,119 @@ class KernelWriter {
     FreeDeadInputs(i);
   }
 
+  // An innermost-dim Gather (normalize: GATHER_INNERMOST_ROW). Its block splits into the params
+  // row dims (those before the index dims; their extents along the indices are 1) and the index
+  // sub-block after them. Once per block, scalar code turns the indices into byte offsets into
+  // the params row (wrapped when negative indices are allowed, Trap() outside the row), one per
+  // element of the sub-block's full-tile layout (0 for padding and tails). Then per params row:
+  // one DataCopyPad of the whole row into its TBuf, and one Gather of the sub-block from it.
+  void EmitGatherInnermost(int i, const std::string& ty) {
+    const Node& n = s_.graph.nodes[i];
+    const ir::Tensor& t = n.outputs.at(0);
+    const int params = n.inputs.at(0).node;
+    const int idx = n.inputs.at(1).node;
+    const ir::Tensor& it = s_.graph.nodes[idx].outputs.at(0);
+    const auto& q = Buf(Own(i));
+    const ir::AttrValue* ext = n.FindAttr("gather_extent");
+    const auto* gext = ext != nullptr ? std::get_if<Expr>(ext) : nullptr;
+    if (gext == nullptr || !Placed(i).gather_row || !Placed(i).gather_row_offsets) {
+      throw CodegenError("BAD_GATHER", "Gather '" + SafeComment(n.name) +
+                                           "' lacks its gather_extent or row buffers");
+    }
+    const int last = n_dims_ - 1;
+    // The params row dims: strided in GM, extent > 1; the index sub-block starts after them.
+    auto is_row = [&](int j) {
+      const auto u = static_cast<std::size_t>(j);
+      return t.repeats.at(u) != Expr(1) && t.strides.at(u) != Expr(0);
+    };
+    int j0 = k_;
+    for (int j = k_; j <= last; ++j) {
+      if (is_row(j)) j0 = j + 1;
+    }
+    Line("LocalTensor<" + ty + "> " + Var(i) + " = " + q.Name() + ".AllocTensor<" + ty + ">();");
+    Line("{");
+    ++in_;
+    Line("LocalTensor<" + ty + "> grow = " + Buf(Placed(i).gather_row).Name() + ".Get<" + ty +
+         ">();");
+    Line("LocalTensor<uint32_t> groff = " + Buf(Placed(i).gather_row_offsets).Name() +
+         ".Get<uint32_t>();");
+    Line("const int64_t base = " + GmBase(n) + ";");
+    Line("const int64_t gext = " + ctx_.Cpp(*gext) + ";");
+    Line("const int64_t esz = static_cast<int64_t>(sizeof(" + ty + "));");
+    Line("const uint32_t cnt = static_cast<uint32_t>(" +
+         (j0 > last ? std::string("1")
+                    : "(" +
+                          (j0 == last ? "af_align(" + Ext(t, last, true) + ", RA)"
+                                      : "(" + Ext(t, j0, true) + ") * " + UbStride(t, j0)) +
+                          ")") +
+         ");");
+    // The offsets, in the sub-block's layout order (the previous block's Gather has read them).
+    Line("SetFlag<HardEvent::V_S>(0);");
+    Line("WaitFlag<HardEvent::V_S>(0);");
+    Line("uint32_t gp = 0;");
+    std::string pos = "0";
+    std::string valid = "true";
+    for (int j = j0; j <= last; ++j) {
+      const std::string J = std::to_string(j);
+      const std::string full =
+          j == last ? "af_align(" + Ext(t, j, true) + ", RA)" : "(" + Ext(t, j, true) + ")";
+      Line("for (int64_t c" + J + " = 0; c" + J + " < " + full + "; ++c" + J + ") {");
+      ++in_;
+      valid += " && c" + J + " < " + Ext(t, j, false);
+      if (it.repeats.at(static_cast<std::size_t>(j)) != Expr(1))
+        pos += " + c" + J + " * (" + UbStride(it, j) + ")";
+    }
+    Line("uint32_t o = 0;");
+    Line("if (" + valid + ") {");
+    ++in_;
+    Line("int64_t gi = static_cast<int64_t>(" + Var(idx) + ".GetValue(static_cast<uint32_t>(" +
+         pos + ")));");
+    if (ir::NegativeIndexSupport(n)) Line("if (gi < 0) gi += gext;");
+    Line("if (gi < 0 || gi >= gext) Trap();  // index out of range");
+    Line("o = static_cast<uint32_t>(gi * esz);");
+    --in_;
+    Line("}");
+    Line("groff.SetValue(gp++, o);");
+    for (int j = j0; j <= last; ++j) {
+      --in_;
+      Line("}");
+    }
+    Line("(void)gp;");
+    Line("SetFlag<HardEvent::S_V>(0);");
+    Line("WaitFlag<HardEvent::S_V>(0);");
+    // Per params row: the row into UB, then the Gather of the sub-block.
+    std::string gm_off = "base";
+    std::string ub_off = "0";
+    int loops = 0;
+    for (int j = k_; j < j0; ++j) {
+      if (!is_row(j)) continue;
+      const std::string J = std::to_string(j);
+      Line("for (int64_t r" + J + " = 0; r" + J + " < " + Ext(t, j, false) + "; ++r" + J + ") {");
+      ++in_;
+      ++loops;
+      gm_off += " + r" + J + " * (" + ctx_.Cpp(t.strides.at(static_cast<std::size_t>(j))) + ")";
+      ub_off += " + r" + J + " * (" + UbStride(t, j) + ")";
+    }
+    Line("SetFlag<HardEvent::V_MTE2>(0);");
+    Line("WaitFlag<HardEvent::V_MTE2>(0);");
+    Line("DataCopyExtParams prm(1, static_cast<uint32_t>(gext * esz), 0, 0, 0);");
+    Line("DataCopyPad(grow, g" + std::to_string(params) + "[static_cast<uint64_t>(" + gm_off +
+         ")], prm, DataCopyPadExtParams<" + ty + ">(false, 0, 0, " + ty + "(0)));");
+    Line("SetFlag<HardEvent::MTE2_V>(0);");
+    Line("WaitFlag<HardEvent::MTE2_V>(0);");
+    Line("Gather(" + Var(i) + "[static_cast<uint32_t>(" + ub_off + ")], grow, groff, 0u, cnt);");
+    for (int l = 0; l < loops; ++l) {
+      --in_;
+      Line("}");
+    }
+    Line("PipeBarrier<PIPE_V>();");
+    --in_;
+    Line("}");
+    Line(q.Name() + ".EnQue(" + Var(i) + ");");
+    Line(Var(i) + " = " + q.Name() + ".DeQue<" + ty + ">();");
+    FreeDeadInputs(i);
+  }
+
   // A strided load: the block in GM order into its staging queue (one DataCopyPad per group of
   // rows: runs along the contiguous dim, or single elements, consecutive rows one innermost
   // stride apart in GM), then a Gather into loop order in its TBuf.
@@ -1601,7 +1714,11 @@ class KernelWriter {
       return;
     }
     if (n.type == "Gather") {
-      EmitGatherRows(i, ty);
+      if (ir::GatherInnermost(n)) {
+        EmitGatherInnermost(i, ty);
+      } else {
+        EmitGatherRows(i, ty);
+      }
       return;
     }
     if (n.type == "Load") {

@@ -134,6 +134,12 @@ bool NegativeIndexSupport(const Node& gather) {
   return i.has_value() && *i != 0;
 }
 
+bool GatherInnermost(const Node& gather) {
+  const AttrValue* v = gather.FindAttr("gather_innermost");
+  const auto* b = v != nullptr ? std::get_if<bool>(v) : nullptr;
+  return b != nullptr && *b;
+}
+
 std::vector<Expr> GatherOutputRepeats(const Tensor& params, const Tensor& indices,
                                       std::size_t axis) {
   std::vector<Expr> r(params.repeats.begin(),

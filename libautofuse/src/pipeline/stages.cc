@@ -73,10 +73,25 @@ Options TileOptions(const StageRun& run) {
   return o;
 }
 
-std::string ScheduleText(const ir::Graph& g) {
+// `<stage> [--soc NAME]` (default kSoc): schedule and codegen.
+std::string SocArg(const StageRun& run) {
+  std::string soc = kSoc;
+  for (std::size_t i = 1; i < run.size(); ++i) {
+    if (run[i] == "--soc" && i + 1 < run.size()) {
+      soc = run[++i];
+    } else {
+      throw std::invalid_argument("stage " + run[0] + ": unknown argument '" + run[i] + "' (" +
+                                  run[0] + " [--soc NAME])");
+    }
+  }
+  return soc;
+}
+
+std::string ScheduleText(const ir::Graph& g, const StageRun& run) {
+  const std::string soc = SocArg(run);
   std::string out;
   try {
-    const auto s = schedule::Schedule(g, hw::GetProfile(kSoc));
+    const auto s = schedule::Schedule(g, hw::GetProfile(soc));
     for (const auto& x : s.decisions)
       out += "decision " + x.code + ": " + x.message + "\n";
     out += schedule::DumpSchedule(s);
@@ -102,11 +117,12 @@ std::string TileText(const ir::Graph& g, const StageRun& run) {
   }
 }
 
-std::string CodegenText(const ir::Graph& g) {
+std::string CodegenText(const ir::Graph& g, const StageRun& run) {
+  const std::string soc = SocArg(run);
   try {
-    const hw::Profile& profile = hw::GetProfile(kSoc);
+    const hw::Profile& profile = hw::GetProfile(soc);
     Options o;
-    o.soc = kSoc;
+    o.soc = soc;
     codegen::GeneratedKernel code;
     if (const auto part = schedule::PartitionGroups(g); !part.groups.empty()) {
       // A multi-group kernel: its groups' schedules, one kernel (docs/schedule.md).
@@ -160,7 +176,7 @@ bool ApplyHintStage(ir::Graph& g, const StageRun& r, std::string& out) {
     out += d.empty() ? "ok\n" : ir::FormatDiagnostics(d);
     return false;
   } else if (stage == "schedule") {
-    out += ScheduleText(g);
+    out += ScheduleText(g, r);
     return false;
   } else if (stage == "groups") {
     const schedule::GroupPartition p = schedule::PartitionGroups(g);
@@ -170,7 +186,7 @@ bool ApplyHintStage(ir::Graph& g, const StageRun& r, std::string& out) {
     out += TileText(g, r);
     return false;
   } else if (stage == "codegen") {
-    out += CodegenText(g);
+    out += CodegenText(g, r);
     return false;
   } else {
     throw std::invalid_argument("unknown stage '" + stage + "'");

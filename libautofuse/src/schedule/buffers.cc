@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "af_tiling/elementwise.h"
+#include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/math_lowering.h"
 #include "autofuse/ir/op_registry.h"
 #include "node_kinds.h"
@@ -58,6 +59,7 @@ class BufferPlanner {
         last_use_[i] = std::max(last_use_[i], c);
     }
     PlanLoadQueues();
+    PlanGatherRows();
     PlanComputeBuffers();
     for (const auto& [s, q] : store_queue_)
       r_.placed[s].store_queue = q;
@@ -165,6 +167,36 @@ class BufferPlanner {
                          " when the tile dim is at or before it, else one element per row)"
                    : " (one element per row: no dim is contiguous)") +
                ", then gathered into loop order with offsets in " + r_.buffers[off].Name()});
+    }
+  }
+
+  // Innermost-dim Gathers: a TBuf for the params row (its fixed length, whatever the tile) and
+  // one for the uint32 Gather offsets of the index block (the index Load's layout: extent 1
+  // along the params dims). Neither is compact in unaligned cases.
+  void PlanGatherRows() {
+    for (int i = 0; i < n_; ++i) {
+      const Node& n = g_.nodes[i];
+      if (n.type != "Gather" || !ir::GatherInnermost(n)) continue;
+      const ir::AttrValue* ext = n.FindAttr("gather_extent");
+      const auto* e = ext != nullptr ? std::get_if<Expr>(ext) : nullptr;
+      if (e == nullptr) {
+        throw ScheduleError("GATHER_VIEW", "Gather '" + n.name + "' lacks its gather_extent");
+      }
+      const int row = Add(BufKind::kTBuf, 1, ESize(i));
+      r_.buffers[row].role = "gather_row";
+      r_.buffers[row].fixed_elems = *e;
+      r_.buffers[row].all_full = false;
+      const int off = Add(BufKind::kTBuf, 1, 4);
+      r_.buffers[off].role = "gather_row_offsets";
+      r_.buffers[off].one_mask = OneMask(g_.nodes[n.inputs.at(1).node].outputs.at(0));
+      r_.buffers[off].all_full = false;
+      r_.placed[i].gather_row = row;
+      r_.placed[i].gather_row_offsets = off;
+      r_.decisions.push_back({"buffers", "GATHER_ROW_BUFFERS",
+                              "Gather '" + n.name + "' loads each params row (" + e->ToString() +
+                                  " elements) into " + r_.buffers[row].Name() +
+                                  " and gathers it with the byte offsets in " +
+                                  r_.buffers[off].Name()});
     }
   }
 

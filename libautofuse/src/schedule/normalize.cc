@@ -531,11 +531,22 @@ void RewriteGathers(Graph& g, std::vector<Decision>* d) {
     }
     const std::size_t a = *axis;
     const std::size_t n_idx = it.axis.size();
-    if (a + 1 == pt.axis.size()) {
-      throw ScheduleError("GATHER_INNERMOST_INDEX",
-                          what +
-                              " gathers along the params' innermost dim: every element would "
-                              "be its own DMA (not built; AutoFuse V2 uses IndirectLoad)");
+    // Along the params' innermost dim, a row per index would be a DMA per element: the params'
+    // row is loaded whole into UB and the vector Gather picks the elements (codegen's
+    // EmitGatherInnermost; AutoFuse V2 uses IndirectLoad). The schedule keeps it on 950
+    // profiles only (GATHER_INNERMOST_INDEX on A2/A3, as AutoFuse V1).
+    const bool innermost = a + 1 == pt.axis.size();
+    if (innermost && pt.strides[a] != Expr(1)) {
+      throw ScheduleError("GATHER_INNERMOST_STRIDED",
+                          what + " gathers along the params' innermost dim, whose stride is " +
+                              pt.strides[a].ToString() +
+                              ": the row loaded into UB must be contiguous");
+    }
+    if (innermost && ir::DTypeBytes(pt.dtype) != 2 && ir::DTypeBytes(pt.dtype) != 4) {
+      throw ScheduleError("GATHER_INNERMOST_DTYPE",
+                          what + " gathers " + std::string(ir::DTypeName(pt.dtype)) +
+                              " along the params' innermost dim: the vector Gather that picks "
+                              "the elements is built for 2- and 4-byte types (the A2/A3 list)");
     }
     ir::Tensor idx = it;
     idx.axis = out.axis;
@@ -554,6 +565,7 @@ void RewriteGathers(Graph& g, std::vector<Decision>* d) {
     }
     n.attrs["gather_extent"] = pt.repeats[a];
     n.attrs["gather_stride"] = pt.strides[a];
+    if (innermost) n.attrs["gather_innermost"] = true;
     Node load;
     load.name = UniqueName(g, n.name + "_indices");
     load.type = "Load";
@@ -568,9 +580,19 @@ void RewriteGathers(Graph& g, std::vector<Decision>* d) {
     const std::size_t gi = i + (static_cast<std::size_t>(at) <= i ? 1 : 0);
     g.nodes[gi].inputs[1] = {at, 0};
     if (static_cast<std::size_t>(at) <= i) ++i;
-    d->push_back({"normalize", "GATHER_ROWS",
-                  "Gather '" + name + "' reads its params row by row from GM at each index; '" +
-                      g.nodes[static_cast<std::size_t>(at)].name + "' loads the indices"});
+    const std::string loads =
+        "'" + g.nodes[static_cast<std::size_t>(at)].name + "' loads the indices";
+    if (innermost) {
+      d->push_back({"normalize", "GATHER_INNERMOST_ROW",
+                    "Gather '" + name +
+                        "' picks elements along the params' innermost dim: each params row is "
+                        "loaded whole into UB and gathered there by index; " +
+                        loads});
+    } else {
+      d->push_back(
+          {"normalize", "GATHER_ROWS",
+           "Gather '" + name + "' reads its params row by row from GM at each index; " + loads});
+    }
   }
 }
 

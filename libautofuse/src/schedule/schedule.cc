@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/ir/text.h"
 #include "axis_groups.h"
@@ -93,6 +94,35 @@ void RecordAutofuseRefusals(const Graph& g, const hw::Profile& profile,
   }
 }
 
+// Innermost-dim Gathers (normalize: GATHER_INNERMOST_ROW) run on 950 profiles only: AutoFuse V1
+// (A2/A3) refuses them, and so do we there. Each params row is held whole in UB beside the
+// blocks: a row of more bytes than UB is refused here (dynamic sizes: the tiling finds no tile).
+void CheckInnermostGathers(const Graph& g, const hw::Profile& profile) {
+  const bool v2 = profile.npu_arch == "dav-3510";
+  for (const auto& n : g.nodes) {
+    if (n.type != "Gather" || !ir::GatherInnermost(n)) continue;
+    if (!v2) {
+      throw ScheduleError("GATHER_INNERMOST_INDEX",
+                          "Gather '" + n.name +
+                              "' gathers along the params' innermost dim: " + profile.name +
+                              " is an A2/A3 profile, where AutoFuse V1 refuses it (V2, on the "
+                              "950, loads it with IndirectLoad; our 950 profiles gather the "
+                              "params row in UB)");
+    }
+    const ir::AttrValue* ext = n.FindAttr("gather_extent");
+    const auto* e = ext != nullptr ? std::get_if<sym::Expr>(ext) : nullptr;
+    const std::int64_t len = e != nullptr ? e->AsInt().value_or(-1) : -1;  // -1: dynamic
+    const std::int64_t es = ir::DTypeBytes(n.outputs.at(0).dtype);
+    if (len >= 0 && (len * es + 31) / 32 * 32 > profile.ub_bytes) {
+      throw ScheduleError("GATHER_ROW_PAST_UB",
+                          "Gather '" + n.name + "' gathers along a params row of " +
+                              std::to_string(len) + " elements (" + std::to_string(len * es) +
+                              " bytes), which is held whole in UB: more than the " +
+                              std::to_string(profile.ub_bytes) + " bytes of " + profile.name);
+    }
+  }
+}
+
 }  // namespace
 
 ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
@@ -101,6 +131,7 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
   r.graph = Normalize(hint, options, &r.decisions, dump);
   const Graph& g = r.graph;
   RecordAutofuseRefusals(g, profile, &r.decisions);
+  CheckInnermostGathers(g, profile);
   CheckGraph(r);
   for (const auto& a : g.axes)
     r.dims.push_back(a.id);
@@ -163,6 +194,7 @@ std::string DumpSchedule(const ScheduleResult& s) {
         << s.graph.FindAxis(s.dims[static_cast<std::size_t>(*s.parts.dim)])->name << ")";
     }
     if (!b.role.empty()) o << ", " << b.role;
+    if (b.fixed_elems) o << " (" << b.fixed_elems->ToString() << " elements, any tile)";
     if (b.role == "gather_staging") {
       o << " (contiguous dim "
         << (b.gather_dim ? s.graph.FindAxis(s.dims[static_cast<std::size_t>(*b.gather_dim)])->name

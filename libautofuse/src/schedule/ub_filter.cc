@@ -26,6 +26,12 @@ void StaticUbFilter(ScheduleResult& r, const hw::Profile& profile) {
     if (!v) return;
     values.push_back(*v);
   }
+  for (const auto& b : r.buffers) {
+    if (!b.fixed_elems) continue;
+    const auto v = b.fixed_elems->AsInt();
+    if (!v) return;
+    values.push_back(*v);
+  }
   af_tiling::CaseParams p;
   std::vector<ImplCase> kept;
   std::vector<int> remap(r.cases.size(), -1);
@@ -113,6 +119,13 @@ void FillCaseLayout(const ScheduleResult& s, int case_index,
   for (std::size_t k = 0; k < s.parts.lens.size() && k < af_tiling::kMaxParts; ++k) {
     const std::size_t v = s.dims.size() + k;
     p->part_len[k] = v < values.size() ? values[v] : 1;
+  }
+  // Then the fixed-size buffers' lengths, in buffer order.
+  std::size_t v = s.dims.size() + s.parts.lens.size();
+  for (std::size_t b = 0; b < s.buffers.size() && b < af_tiling::kMaxBuffers; ++b) {
+    if (!s.buffers[b].fixed_elems) continue;
+    p->buf_fixed[b] = v < values.size() ? values[v] : 1;
+    ++v;
   }
 }
 

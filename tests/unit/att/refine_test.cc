@@ -28,8 +28,8 @@ schedule::ScheduleResult Graph(const std::string& name, const hw::Profile& profi
   return test::ScheduleE2eUnit(name, profile);
 }
 
-std::vector<std::string> Graphs() {
-  return test::E2eUnits();
+std::vector<std::string> Graphs(const std::string& soc = "ascend910b") {
+  return test::E2eUnits(soc);
 }
 
 TEST(TileRefine, PartsCostIsPricesCycles) {
@@ -90,7 +90,7 @@ TEST(Price, CyclesOnlyPathsAreThePerNodeLoop) {
   for (const char* soc : {"ascend910b", "ascend950"}) {
     const auto& profile = hw::GetProfile(soc);
     const auto table = att::SolverOptionsFrom({}, profile).perf_version;
-    for (const auto& name : Graphs()) {
+    for (const auto& name : Graphs(soc)) {
       SCOPED_TRACE(name + " " + soc);
       const auto s = Graph(name, profile);
       const auto syms = att::KernelSymbols(s);

@@ -64,6 +64,9 @@ std::optional<std::size_t> SplitDim(const Graph& g, int split);
 std::optional<std::size_t> GatherAxis(const Node& gather, std::size_t params_rank);
 // Gather's `negative_index_support` attribute (bool, or an integer 0/1); false when absent.
 bool NegativeIndexSupport(const Node& gather);
+// Whether the schedule turned `gather` into an innermost-dim Gather (normalize: its params' rows
+// loaded whole into UB, elements picked by the vector Gather; attr gather_innermost).
+bool GatherInnermost(const Node& gather);
 // The output repeats Gather produces from its params and indices views.
 std::vector<Expr> GatherOutputRepeats(const Tensor& params, const Tensor& indices,
                                       std::size_t axis);

@@ -101,7 +101,8 @@ struct Buffer {
   bool all_full = true;        // no tenant has an extent-1 dim (compact in unaligned cases)
   // "" (node results), "reduce_partial", "reduce_scratch", "unaligned_scratch",
   // "unaligned_offsets" (the last two exist for, and are sized in, unaligned cases only),
-  // "gather_staging" (a strided load's GM-order block), "gather_offsets" (its Gather offsets)
+  // "gather_staging" (a strided load's GM-order block), "gather_offsets" (its Gather offsets),
+  // "gather_row" (an innermost-dim Gather's params row), "gather_row_offsets" (its offsets)
   std::string role;
   // "concat_staging" (the gather concat's side-by-side rows), "concat_offsets" (its Gather
   // offsets).
@@ -112,6 +113,9 @@ struct Buffer {
   // The extent of its blocks along the concat dim (af_tiling::kPartFull, kPartInput(k): concat
   // input k's, kPartStaging), the same for every tenant (else full).
   int part = 0;
+  // Elements of a block of fixed size, whatever the tile (an innermost-dim Gather's params row,
+  // role "gather_row"); none: the layout above sizes it.
+  std::optional<sym::Expr> fixed_elems;
   std::string Name() const;  // "q0", "b1"
 };
 
@@ -177,6 +181,9 @@ struct NodeBuffers {
   // A strided load: its GM-order staging queue and its Gather-offsets TBuf.
   std::optional<int> gather_queue;
   std::optional<int> gather_offsets;
+  // An innermost-dim Gather: the TBuf of its params row and of its uint32 Gather offsets.
+  std::optional<int> gather_row;
+  std::optional<int> gather_row_offsets;
 };
 
 // The buffers (indices into ScheduleResult::buffers) that hold no node's result: work buffers of

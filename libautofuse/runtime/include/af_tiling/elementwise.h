@@ -83,13 +83,18 @@ struct PerfNode {
   // product of the dims in row_stride_mask (0: rows are as far apart as gap_bytes says).
   uint32_t row_stride_mask = 0;
   int64_t row_stride_const = 0;
-  int32_t once = 0;  // runs once per core, before the tiles (a strided load's Gather offsets)
+  // 1: runs once per core, before the tiles (a strided load's Gather offsets); kNodeScalar nodes
+  // do so at 0 too, and run with every block at -1 (an innermost-dim Gather's offsets).
+  int32_t once = 0;
   // > 0: doubling calls along one dim of extent E (the calls `split` would count) over blocks of
   // the dims after it: for h = doubling, 2 x doubling, ... < E, one call over min(h, E - h)
   // blocks (building a linear index table by copies that add h x weight).
   int32_t doubling = 0;
   // The block's extent along CaseParams::part_dim (kPartFull, kPartInput(k), kPartStaging).
   int32_t part = 0;
+  // >= 0 (a load): each element of the block stands for a run of CaseParams::buf_fixed[len_buffer]
+  // elements (an innermost-dim Gather's params rows, one per row of the block).
+  int32_t len_buffer = -1;
 };
 
 // Extents along a concat dim (PerfNode::part, CaseParams::buf_part): the full dim, concat input
@@ -121,6 +126,9 @@ struct CaseParams {
   uint8_t buf_compact[kMaxBuffers] = {};    // 1: the block is held without row padding
   int8_t buf_run[kMaxBuffers] = {};         // row layout (kRunInner, kRunElements, kRunAt(j))
   int8_t buf_part[kMaxBuffers] = {};        // extent along part_dim (kPartFull, kPartInput(k), ...)
+  // > 0: the buffer holds that many elements whatever the tile (an innermost-dim Gather's params
+  // row), rounded up like the others.
+  int64_t buf_fixed[kMaxBuffers] = {};
   int32_t vec_align = 32;  // buffer sizes round up to this many bytes (512 with Compare/Select)
   uint32_t r_mask = 0;     // bit j: d[j] is a reduce (R) dimension
   int32_t passes = 1;      // sweeps over the R loop per A iteration (norm-like common templates)
@@ -340,7 +348,8 @@ inline int64_t UbBytes(const CaseParams& p, int64_t tile, int64_t* per_buffer) {
   int64_t total = 0;
   for (int b = 0; b < p.n_buffers; ++b) {
     const int64_t elems =
-        p.buf_compact[b] != 0
+        p.buf_fixed[b] > 0 ? p.buf_fixed[b]
+        : p.buf_compact[b] != 0
             ? CompactElems(p, tile)
             : BufferElems(p, tile, p.buf_one_mask[b], p.buf_run[b], p.buf_esize[b], p.buf_part[b]);
     const int64_t bytes =
@@ -441,7 +450,8 @@ inline bool SameCost(const PerfNode& a, const PerfNode& b) {
   return a.kind == b.kind && a.api == b.api && a.esize == b.esize && a.one_mask == b.one_mask &&
          a.split == b.split && a.run == b.run && a.part == b.part && a.compact == b.compact &&
          a.align_elems == b.align_elems && a.doubling == b.doubling && a.gap_bytes == b.gap_bytes &&
-         a.row_stride_mask == b.row_stride_mask && a.row_stride_const == b.row_stride_const;
+         a.row_stride_mask == b.row_stride_mask && a.row_stride_const == b.row_stride_const &&
+         a.len_buffer == b.len_buffer;
 }
 
 // A new class for node i (its block shape `shape`).
@@ -459,6 +469,9 @@ inline void MakeClass(const CaseParams& p, const PerfTable& t, int i, const Bloc
   c->node = i;
   c->kind = n.kind;
   c->esize = n.esize;
+  if (n.len_buffer >= 0 && n.len_buffer < p.n_buffers && n.len_buffer < kMaxBuffers) {
+    c->esize = static_cast<int32_t>(n.esize * p.buf_fixed[n.len_buffer]);
+  }
   c->compact = n.compact;
   c->align_elems = n.align_elems;
   c->vec_ok = n.api > kApiNone && n.api < kNumApis;
@@ -533,7 +546,7 @@ inline void PrepareNodes(const CaseParams& p, const PerfTable& t, Model* m) {
       }
     }
     m->node_class[i] = static_cast<int16_t>(c);
-    m->node_once[i] = n.kind == kNodeScalar || n.once != 0;
+    m->node_once[i] = n.once > 0 || (n.kind == kNodeScalar && n.once == 0);
     if (m->node_once[i] && (n.kind == kNodeLoad || n.kind == kNodeStore)) m->dma_once = true;
     int64_t m_full = 1;
     if (n.when == kWhenVarying && n.kind != kNodeWsStore && n.kind != kNodeWsLoad) {
@@ -575,7 +588,7 @@ inline void Prepare(const CaseParams& p, const PerfTable& t, Model* m) {
       const int f = m->group[g].first;
       if (p.buf_one_mask[f] == p.buf_one_mask[b] && p.buf_compact[f] == p.buf_compact[b] &&
           p.buf_esize[f] == p.buf_esize[b] && p.buf_run[f] == p.buf_run[b] &&
-          p.buf_part[f] == p.buf_part[b]) {
+          p.buf_part[f] == p.buf_part[b] && p.buf_fixed[f] == p.buf_fixed[b]) {
         break;
       }
       ++g;
@@ -682,13 +695,17 @@ inline int64_t UbBytes(const Model& m, int64_t tile, int64_t* per_buffer) {
   if (per_buffer == nullptr) {
     for (int g = 0; g < m.n_groups; ++g) {
       const int b = m.group[g].first;
-      const int64_t elems = p.buf_compact[b] != 0 ? m.buf[b].Compact(tile) : m.buf[b].Padded(tile);
+      const int64_t elems = p.buf_fixed[b] > 0      ? p.buf_fixed[b]
+                            : p.buf_compact[b] != 0 ? m.buf[b].Compact(tile)
+                                                    : m.buf[b].Padded(tile);
       total += AlignUp(elems * p.buf_esize[b], m.buf_align) * m.group[g].count;
     }
     return total;
   }
   for (int b = 0; b < p.n_buffers; ++b) {
-    const int64_t elems = p.buf_compact[b] != 0 ? m.buf[b].Compact(tile) : m.buf[b].Padded(tile);
+    const int64_t elems = p.buf_fixed[b] > 0      ? p.buf_fixed[b]
+                          : p.buf_compact[b] != 0 ? m.buf[b].Compact(tile)
+                                                  : m.buf[b].Padded(tile);
     const int64_t bytes = AlignUp(elems * p.buf_esize[b], m.buf_align);
     if (per_buffer != nullptr) per_buffer[b] = bytes;
     total += bytes * p.buf_num[b];
