@@ -3,7 +3,10 @@
 // each op's domain, one NumPy script for the whole table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "../data/numpy_runner.h"
@@ -375,6 +378,60 @@ TEST(InterpMath, SpecialFunctionsAtEdgesAgainstTorch) {
     }
   }
   EXPECT_NEAR(af_cpu::special::AiryAi(-2.338107410459767), 0.0, 1e-15);
+}
+
+// The orthogonal polynomials of af_cpu/special_math.h (groundwork for AutoFuse's
+// ShiftedChebyshevPolynomialT/U/V/W, LaguerrePolynomialL and LegendrePolynomialP; not yet
+// registered ops) in double against PyTorch's float64 torch.special functions: degrees from -2
+// to 100 incl. non-integer, NaN and inf ones (PyTorch truncates n to int64; NaN and inf give 0),
+// x inside and outside the orthogonality interval, +-inf and NaN.
+constexpr const char* kPolyScript = R"(
+import torch
+rng = np.random.default_rng(7)
+x = np.concatenate([rng.uniform(-0.2, 1.2, 400), rng.uniform(-3, 3, 100),
+                    [0, 1, -1, .5, .25, .75, np.inf, -np.inf, np.nan, 2, -3, 0, 1]])
+x = x.astype(np.float32).astype(np.float64)
+n = np.concatenate([rng.integers(-2, 40, 400).astype(float), rng.uniform(-2, 12, 100),
+                    [7, 7, 7, 100, 3, 0, 7, 2, 0, np.nan, np.inf, -0.5, 2.9]])
+sp = torch.special
+fs = {'T': sp.shifted_chebyshev_polynomial_t, 'U': sp.shifted_chebyshev_polynomial_u,
+      'V': sp.shifted_chebyshev_polynomial_v, 'W': sp.shifted_chebyshev_polynomial_w,
+      'L': sp.laguerre_polynomial_l, 'P': sp.legendre_polynomial_p}
+with open('poly.txt', 'w') as f:
+    for k, fn in fs.items():
+        r = fn(torch.from_numpy(x), torch.from_numpy(n)).numpy()
+        for a, b, v in zip(x, n, r):
+            f.write('%s %r %r %r\n' % (k, a, b, v))
+)";
+
+TEST(InterpMath, OrthogonalPolynomialsAgainstTorch) {
+  const auto dir = test::TempDir("np_math_poly");
+  ASSERT_EQ(test::RunNumpy(dir, kPolyScript), "");
+  std::ifstream in(dir / "poly.txt");
+  std::string kind;
+  std::string xs;
+  std::string ns;
+  std::string ws;
+  int count = 0;
+  while (in >> kind >> xs >> ns >> ws) {
+    const double x = std::strtod(xs.c_str(), nullptr);
+    const double n = std::strtod(ns.c_str(), nullptr);
+    const double w = std::strtod(ws.c_str(), nullptr);
+    namespace sp = af_cpu::special;
+    const double g = kind == "L"   ? sp::Laguerre(x, n)
+                     : kind == "P" ? sp::Legendre(x, n)
+                                   : sp::ShiftedChebyshev(kind[0], x, n);
+    ++count;
+    if (std::isnan(w) || std::isinf(w)) {
+      EXPECT_EQ(std::isnan(w), std::isnan(g)) << kind << "(" << x << ", " << n << ") = " << g;
+      if (std::isinf(w)) {
+        EXPECT_EQ(w, g) << kind << "(" << x << ", " << n << ")";
+      }
+    } else {
+      EXPECT_NEAR(w, g, 1e-9 * std::max(std::fabs(w), 1.0)) << kind << "(" << x << ", " << n << ")";
+    }
+  }
+  EXPECT_EQ(count, 6 * 513);
 }
 
 TEST(InterpMath, ArgMaxFirstMaximumAndNan) {

@@ -1,7 +1,8 @@
 // Scalar special functions in double for the issue-22 special set that has no C++ library
 // counterpart: the regularized incomplete gamma functions P(a, x) and Q(a, x), the Hurwitz zeta
-// function zeta(x, q) and the Airy function Ai(x). Header-only and C++17 so that the CPU runtime
-// (AutoFuse's IgammaExtend, IgammacExtend, ZetaExtend, AiryAiExtend in af_cpu/autofuse_api.h),
+// function zeta(x, q), the Airy function Ai(x) and the shifted Chebyshev, Laguerre and Legendre
+// polynomials of a tensor degree. Header-only and C++17 so that the CPU runtime (AutoFuse's
+// IgammaExtend, ..., LegendrePolynomialPExtend in af_cpu/autofuse_api.h),
 // the interpreter and the front end's evaluator share one implementation. Domains, NaN and
 // infinity results follow PyTorch's torch.special functions of the same names (checked with
 // PyTorch 1.13; docs/ir.md, "The math op set"). The algorithms are the textbook ones, with
@@ -255,6 +256,102 @@ inline double AiryAi(double x) {
   }
   return std::sqrt(ax) / 2 *
          (std::cyl_bessel_j(1.0 / 3, zeta) - std::cyl_neumann(1.0 / 3, zeta) / std::sqrt(3.0));
+}
+
+// ---- Orthogonal polynomials of a tensor degree -----------------------------------------------
+
+// The degree PyTorch uses: n converted to int64 by truncation, where NaN, +-inf and |n| >= 2^63
+// come out negative (x86's conversion gives INT64_MIN), and a negative degree gives 0.
+inline long long PolyDegree(double n) {
+  if (!(std::fabs(n) < 9.2233720368547758e18)) return -1;
+  return static_cast<long long>(n);
+}
+
+// A three-term recurrence p_(k+1) = step(k, p_k, p_(k-1)) from p_0 = 1 and p_1 up to degree n.
+// Once a value is NaN (infinities meeting after an overflow) it stays NaN, so the loop ends there.
+template <typename Step>
+double Recur(long long n, double p1, Step step) {
+  if (n == 0) return 1.0;
+  double p = 1.0;
+  double q = p1;
+  for (long long k = 1; k < n; ++k) {
+    const double r = step(k, q, p);
+    if (std::isnan(r)) return r;
+    p = q;
+    q = r;
+  }
+  return q;
+}
+
+// The shifted Chebyshev polynomials T*_n(x) = T_n(2x - 1), U*_n, V*_n, W*_n
+// (torch.special.shifted_chebyshev_polynomial_t/u/v/w; DLMF 18.3, 18.7.3 and 18.9.1 for the
+// third and fourth kinds): with y = 2x - 1, y = +-1 in closed form, |y| < 1 and n > 6 by the
+// trigonometric forms (y = cos t: T = cos(n t), U = sin((n + 1) t) / sin t, V = cos((n + 1/2) t)
+// / cos(t / 2), W = sin((n + 1/2) t) / sin(t / 2)), otherwise the recurrence p_(k+1) = 2y p_k -
+// p_(k-1) from p_1 = y (T), 2y (U), 2y - 1 (V), 2y + 1 (W). `kind` is 'T', 'U', 'V' or 'W'.
+inline double ShiftedChebyshev(char kind, double x, double n_in) {
+  const long long n = PolyDegree(n_in);
+  if (n < 0) return 0.0;
+  if (n == 0) return 1.0;
+  if (std::isnan(x)) return x;
+  const double y = x + x - 1;
+  const double sign = n % 2 == 0 ? 1.0 : -1.0;
+  const double m = static_cast<double>(n);
+  if (y == 1 || y == -1) {
+    const bool up = y == 1;
+    switch (kind) {
+      case 'T':
+        return up ? 1.0 : sign;
+      case 'U':
+        return (up ? 1.0 : sign) * (m + 1);
+      case 'V':
+        return up ? 1.0 : sign * (2 * m + 1);
+      default:
+        return up ? 2 * m + 1 : sign;
+    }
+  }
+  if (n > 6 && std::fabs(y) < 1) {
+    const double t = std::acos(y);
+    switch (kind) {
+      case 'T':
+        return std::cos(m * t);
+      case 'U':
+        return std::sin((m + 1) * t) / std::sin(t);
+      case 'V':
+        return std::cos((m + 0.5) * t) / std::cos(t / 2);
+      default:
+        return std::sin((m + 0.5) * t) / std::sin(t / 2);
+    }
+  }
+  const double p1 = kind == 'T' ? y : kind == 'U' ? 2 * y : kind == 'V' ? 2 * y - 1 : 2 * y + 1;
+  return Recur(n, p1, [y](long long, double q, double p) { return 2 * y * q - p; });
+}
+
+// The Laguerre polynomial L_n(x) (torch.special.laguerre_polynomial_l): (k + 1) L_(k+1) =
+// (2k + 1 - x) L_k - k L_(k-1) from L_1 = 1 - x (DLMF 18.9.13).
+inline double Laguerre(double x, double n_in) {
+  const long long n = PolyDegree(n_in);
+  if (n < 0) return 0.0;
+  if (n == 0) return 1.0;
+  return Recur(n, 1 - x, [x](long long k, double q, double p) {
+    const double kd = static_cast<double>(k);
+    return ((2 * kd + 1 - x) * q - kd * p) / (kd + 1);
+  });
+}
+
+// The Legendre polynomial P_n(x) (torch.special.legendre_polynomial_p): P_n(1) = 1,
+// P_n(-1) = (-1)^n, else (k + 1) P_(k+1) = (2k + 1) x P_k - k P_(k-1) from P_1 = x
+// (DLMF 18.9.1).
+inline double Legendre(double x, double n_in) {
+  const long long n = PolyDegree(n_in);
+  if (n < 0) return 0.0;
+  if (n == 0) return 1.0;
+  if (x == 1) return 1.0;
+  if (x == -1) return n % 2 == 0 ? 1.0 : -1.0;
+  return Recur(n, x, [x](long long k, double q, double p) {
+    const double kd = static_cast<double>(k);
+    return ((2 * kd + 1) * x * q - kd * p) / (kd + 1);
+  });
 }
 
 }  // namespace af_cpu::special
