@@ -46,6 +46,11 @@ TEST(AfcOps, A2ListsEveryV1OpAndDecisionsForThe950Set) {
   EXPECT_EQ(ops.at("FlashSoftmax")["reason"], "FLASH_SOFTMAX");
   EXPECT_EQ(ops.at("Isnan")["output_dtype"], "bool");
   EXPECT_EQ(ops.at("MaskedFill")["inputs"], Json::array({"x", "mask", "value"}));
+  // The incomplete gamma, zeta and Airy functions: 950-only, refused here like Sin.
+  for (const char* name : {"Igamma", "Igammac", "Zeta", "AiryAi"}) {
+    ASSERT_TRUE(ops.contains(name)) << name;
+    EXPECT_EQ(ops.at(name)["reason"], "AUTOFUSE_V1_UNREGISTERED") << name;
+  }
 }
 
 TEST(AfcOps, A950ListsTheMathSetWithoutDecisions) {
@@ -62,6 +67,11 @@ TEST(AfcOps, A950ListsTheMathSetWithoutDecisions) {
   EXPECT_EQ(ops.at("Sin")["status"], "supported");
   EXPECT_EQ(ops.at("ArgMax")["status"], "decision");  // V1-only in AutoFuse
   EXPECT_EQ(ops.at("ArgMax")["reason"], "AUTOFUSE_V2_UNREGISTERED");
+  for (const char* name : {"Igamma", "Igammac", "Zeta", "AiryAi"}) {
+    ASSERT_TRUE(ops.contains(name)) << name;
+    EXPECT_EQ(ops.at(name)["status"], "supported") << name;
+  }
+  EXPECT_EQ(ops.at("Igamma")["inputs"], Json::array({"x1", "x2"}));
 }
 
 TEST(AfcOps, TextFormAndBadSoc) {

@@ -146,7 +146,15 @@ int32_t MathApi(const std::string& api) {
                                                    // bitwise / classify rows; Atan2Extend falls to
                                                    // kApiAdvMath like Atan).
                                                    {"CopySignExtend", af_tiling::kApiBitwise},
-                                                   {"SignBitExtend", af_tiling::kApiClassify}};
+                                                   {"SignBitExtend", af_tiling::kApiClassify},
+                                                   // Assumption: the incomplete gamma, zeta and
+                                                   // Airy kernels priced as one adv_api math call
+                                                   // like the Bessel ones; no public cost table
+                                                   // has them (their series run longer).
+                                                   {"IgammaExtend", af_tiling::kApiAdvMath},
+                                                   {"IgammacExtend", af_tiling::kApiAdvMath},
+                                                   {"ZetaExtend", af_tiling::kApiAdvMath},
+                                                   {"AiryAiExtend", af_tiling::kApiAdvMath}};
   const auto it = m.find(api);
   return it == m.end() ? af_tiling::kApiAdvMath : it->second;
 }

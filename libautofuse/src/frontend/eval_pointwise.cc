@@ -4,6 +4,7 @@
 #include <map>
 #include <numbers>
 
+#include "af_cpu/special_math.h"
 #include "eval_rules.h"
 
 namespace af::frontend::eval_detail {
@@ -58,6 +59,7 @@ const std::map<std::string, Fn>& UnaryFns() {
       {"round", [](double x) { return std::nearbyint(x); }},
       {"trunc", [](double x) { return std::trunc(x); }},
       {"log2", [](double x) { return std::log2(x); }},
+      {"special_airy_ai", [](double x) { return af_cpu::special::AiryAi(x); }},
       {"log10", [](double x) { return std::log10(x); }},
       {"exp2", [](double x) { return std::exp2(x); }},
       {"expm1", [](double x) { return std::expm1(x); }},
@@ -124,6 +126,9 @@ void EvalBinary(const Ctx& c) {
     if (name == "fmod") return std::fmod(x[0], x[1]);
     if (name == "atan2") return std::atan2(x[0], x[1]);
     if (name == "copysign") return std::copysign(x[0], x[1]);
+    if (name == "igamma") return af_cpu::special::Igamma(x[0], x[1]);
+    if (name == "igammac") return af_cpu::special::Igammac(x[0], x[1]);
+    if (name == "special_zeta") return af_cpu::special::Zeta(x[0], x[1]);
     if (name == "floor_divide") return std::floor(x[0] / x[1]);
     if (name == "hypot") return std::hypot(x[0], x[1]);
     if (name.rfind("bitwise_", 0) == 0) {

@@ -47,6 +47,7 @@ const std::map<std::string, std::string>& UnaryOps() {
       {"exp2", "Exp2"},
       {"expm1", "Expm"},
       {"log1p", "Log1p"},
+      {"special_airy_ai", "AiryAi"},
   };
   return m;
 }
@@ -65,9 +66,15 @@ const std::map<std::string, std::string>& MathBinaryOps() {
       {"floor_divide", "FloorDiv"},  {"hypot", "Hypot"},
       {"bitwise_and", "BitwiseAnd"}, {"bitwise_or", "BitwiseOr"},
       {"bitwise_xor", "BitwiseXor"}, {"atan2", "Atan2"},
-      {"copysign", "CopySign"},
+      {"copysign", "CopySign"},      {"igamma", "Igamma"},
+      {"igammac", "Igammac"},        {"special_zeta", "Zeta"},
   };
   return m;
+}
+// The 950 special functions AutoFuse defines for float only (api_regbase's static_asserts):
+// computed in float32, with a Cast back for half outputs.
+bool Float32Only(const std::string& type) {
+  return type == "Igamma" || type == "Igammac" || type == "Zeta" || type == "AiryAi";
 }
 const std::map<std::string, std::string>& CompareOps() {
   static const std::map<std::string, std::string> m = {
@@ -143,9 +150,15 @@ Emitted Lowerer::EmitOperand(const Operand& op, DType dt) {
 
 void Lowerer::LowerUnary(const model::Node& n) {
   const auto& ot = OutType(n);
+  const std::string& type = UnaryOps().at(n.op.name);
+  if (Float32Only(type)) {
+    values_[n.outputs[0]] = Cast(
+        Pointwise(n, type, {OperandAt(n, 0, "self")}, DType::kFloat32, DType::kFloat32, ot.shape),
+        Compute(ot.dtype));
+    return;
+  }
   const DType cd = Compute(ot.dtype);
-  values_[n.outputs[0]] =
-      Pointwise(n, UnaryOps().at(n.op.name), {OperandAt(n, 0, "self")}, cd, cd, ot.shape);
+  values_[n.outputs[0]] = Pointwise(n, type, {OperandAt(n, 0, "self")}, cd, cd, ot.shape);
 }
 
 void Lowerer::LowerBinary(const model::Node& n) {
@@ -175,6 +188,13 @@ void Lowerer::LowerBinary(const model::Node& n) {
   }
   if (name == "div" && !ir::IsFloat(out))
     throw LowerError("UNSUPPORTED_DTYPE", n.name + ": integer division is not lowered");
+  if (Float32Only(type)) {
+    values_[n.outputs[0]] =
+        Cast(Pointwise(n, type, {OperandAt(n, 0, "self"), OperandAt(n, 1, "other")},
+                       DType::kFloat32, DType::kFloat32, shape),
+             cd);
+    return;
+  }
   Operand a = OperandAt(n, 0, "self");
   Operand b = OperandAt(n, 1, "other");
   Emitted r;

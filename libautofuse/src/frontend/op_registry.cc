@@ -42,10 +42,12 @@ void AddPointwise(Table& t) {
              "asinh", "acosh", "atanh", "erfc", "lgamma", "floor", "ceil", "round",
              "trunc", "log2",  "log10", "exp2", "expm1",  "log1p"},
       &L::LowerUnary, ev::EvalUnary);
+  Add(t, k, {"special_airy_ai"}, &L::LowerUnary, ev::EvalUnary);
   Add(t, k,
       {"remainder", "fmod", "floor_divide", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
        "atan2", "copysign"},
       &L::LowerBinary, ev::EvalBinary);
+  Add(t, k, {"igamma", "igammac", "special_zeta"}, &L::LowerBinary, ev::EvalBinary);
   Add(t, k, {"isfinite", "isinf", "isnan", "signbit"}, &L::LowerPredicate, ev::EvalPredicate);
   Add(t, k, {"leaky_relu"}, &L::LowerActivation, ev::EvalLeakyRelu);
   Add(t, k, {"scalar_tensor"}, &L::LowerScalarTensor, ev::EvalScalarTensor);

@@ -9,6 +9,7 @@
 #include <limits>
 #include <numbers>
 
+#include "af_cpu/special_math.h"
 #include "strided_counter.h"
 
 namespace af::interp::detail {
@@ -153,6 +154,8 @@ std::optional<double> Unary(OpCode c, double x) {
     case OpCode::kNop:
     case OpCode::kUb2ub:
       return x;
+    case OpCode::kAiryAi:
+      return af_cpu::special::AiryAi(x);
     default:
       if (c >= OpCode::kBesselJ0 && c <= OpCode::kErfcx) return Special(c, x);
       return std::nullopt;
@@ -169,6 +172,14 @@ std::optional<double> Binary(OpCode c, double a, double b, double attr) {
       return std::atan2(b, a);
     case OpCode::kCopySign:
       return std::copysign(a, b);
+    // The incomplete gamma and Hurwitz zeta functions: af_cpu/special_math.h, shared with the CPU
+    // runtime's IgammaExtend / IgammacExtend / ZetaExtend.
+    case OpCode::kIgamma:
+      return af_cpu::special::Igamma(a, b);
+    case OpCode::kIgammac:
+      return af_cpu::special::Igammac(a, b);
+    case OpCode::kZeta:
+      return af_cpu::special::Zeta(a, b);
     case OpCode::kTruncDiv:
       return std::trunc(a / b);
     case OpCode::kFloorDiv:
@@ -269,7 +280,7 @@ Value Ternary(OpCode code, const std::vector<const Value*>& ins, Value out,
 
 bool IsMathOp(ir::OpCode code) {
   // The issue-22 block of OpCode, less the markers, containers and reductions in it.
-  if (code < OpCode::kAxpy || code > OpCode::kSignBit) return false;
+  if (code < OpCode::kAxpy || code > OpCode::kAiryAi) return false;
   switch (code) {
     case OpCode::kScalarData:
     case OpCode::kIndexExpr:

@@ -130,6 +130,18 @@ const std::map<OpCode, std::vector<ApiCall>>& Table() {
     sign_bit.tmp_bytes = true;
     sign_bit.bool_dst = true;
     m[OpCode::kSignBit] = {sign_bit};
+    // The same library's incomplete gamma, zeta and Airy functions (api_regbase igamma.h,
+    // igammac.h, zeta.h, airy_ai.h): (dst, src0, src1, tmp, n) and (dst, src, tmp, n).
+    for (auto [code, api] : {std::pair{OpCode::kIgamma, "IgammaExtend"},
+                             {OpCode::kIgammac, "IgammacExtend"},
+                             {OpCode::kZeta, "ZetaExtend"}}) {
+      ApiCall c = Call(api, {0, 1});
+      c.tmp_bytes = true;
+      m[code] = {c};
+    }
+    ApiCall airy = Call("AiryAiExtend", {0});
+    airy.tmp_bytes = true;
+    m[OpCode::kAiryAi] = {airy};
     return m;
   }();
   return t;

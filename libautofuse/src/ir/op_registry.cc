@@ -187,6 +187,15 @@ void AppendV2MathOps(std::vector<OpDef>& ops) {
   OpDef sign_bit = Unary(OpCode::kSignBit, "SignBit", CT::kElewise, {kFloat32});
   sign_bit.out_rule = DTypeRule::kBool;
   v2(sign_bit);
+  // The remaining special functions (api_regbase igamma.h, igammac.h, zeta.h, airy_ai.h; float
+  // only there): Igamma(a, x) = P(a, x), Igammac(a, x) = Q(a, x), Zeta(x, q) = the Hurwitz zeta
+  // function, AiryAi(x) = Ai(x).
+  for (auto [code, type] : {std::pair{OpCode::kIgamma, "Igamma"},
+                            {OpCode::kIgammac, "Igammac"},
+                            {OpCode::kZeta, "Zeta"}}) {
+    v2(Binary(code, type, {kFloat32}));
+  }
+  v2(Unary(OpCode::kAiryAi, "AiryAi", CT::kElewise, {kFloat32}));
 }
 
 // AscIR's cube ops (autofuse-reference.md §3): x1, x2 (T1), optional bias (T2) and offset_w

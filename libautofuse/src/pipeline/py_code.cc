@@ -137,6 +137,18 @@ def _special(name):
     return f
 
 
+def _special2(name):
+    """The two-operand ones (gammainc, gammaincc, zeta), the same way."""
+    def f(a, b):
+        try:
+            import torch
+        except ImportError:
+            raise SystemExit("py_code: %s needs torch.special (numpy has no %s)" % (name, name))
+        t = [torch.from_numpy(np.asarray(v, np.float64)) for v in (a, b)]
+        return getattr(torch.special, name)(*t).numpy()
+    return f
+
+
 def _vec(fn):
     return np.vectorize(fn, otypes=[np.float64])
 
@@ -174,6 +186,7 @@ class _T:
         "ScaledModifiedBesselK1": _special("scaled_modified_bessel_k1"),
         "SphericalBesselJ0": _special("spherical_bessel_j0"), "Ndtr": _special("ndtr"),
         "Ndtri": _special("ndtri"), "Erfinv": _special("erfinv"), "Erfcx": _special("erfcx"),
+        "AiryAi": _special("airy_ai"),
     }
     BINARY = {
         "Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Maximum": np.maximum,
@@ -186,6 +199,8 @@ class _T:
         "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor,
         "LogicalXor": lambda a, b: (a != 0) != (b != 0),
         "Atan2": lambda a, b: np.arctan2(b, a), "CopySign": np.copysign,
+        "Igamma": _special2("gammainc"), "Igammac": _special2("gammaincc"),
+        "Zeta": _special2("zeta"),
     }
     TERNARY = {
         "ClipByValue": lambda a, b, c: np.minimum(np.maximum(a, b), c),

@@ -119,7 +119,24 @@ def sign():
     return g
 
 
+def special2():
+    g = G("math_special2", "AutoFuse's api_regbase incomplete gamma, zeta and Airy functions, fp32: "
+          "out0 = Igamma(a, x), out1 = Igammac(a, x) of a in (0.05, 20), x in (0, 30) with zeros "
+          "and a = 0 sprinkled in, out2 = Zeta(s, q) of s in (1.1, 8), q in (0.1, 10), out3 = "
+          "AiryAi(w) of w in (-10, 5)")
+    a = g.data("a", 0)
+    x = g.data("x", 1)
+    g.out("out0", 0, g.node("g_igamma", "Igamma", [a, x]))
+    g.out("out1", 1, g.node("g_igammac", "Igammac", [a, x]))
+    s = g.data("s", 2)
+    q = g.data("q", 3)
+    g.out("out2", 2, g.node("g_zeta", "Zeta", [s, q]))
+    w = g.data("w", 4)
+    g.out("out3", 3, g.node("g_airy", "AiryAi", [w]))
+    return g
+
+
 out = sys.argv[1]
-for g in (unary(), binary(), sign()):
+for g in (unary(), binary(), sign(), special2()):
     with open(os.path.join(out, g.name + ".graph.txt"), "w") as f:
         f.write(g.text())

@@ -3,9 +3,14 @@
 // each op's domain, one NumPy script for the whole table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 
 #include "../data/numpy_runner.h"
+#include "af_cpu/special_math.h"
 #include "autofuse/data/compare.h"
 #include "autofuse/data/npy.h"
 #include "autofuse/interp/interpreter.h"
@@ -95,6 +100,14 @@ for name, f, lo, hi in [
         ('Ndtri', sp.ndtri, 0.01, 0.99), ('Erfinv', sp.erfinv, -0.99, 0.99),
         ('Erfcx', sp.erfcx, -2, 9)]:
     cases[name] = ([u(lo, hi)], ts(f))
+def ts2(f):
+    return lambda a, b: f(*[torch.from_numpy(v.astype(np.float64)) for v in (a, b)]).numpy()
+ga = 10 ** u(-2, 2.5)
+gx = (ga * 2 ** u(-2, 2)).astype(np.float32)
+cases['Igamma'] = ([ga, gx], ts2(sp.gammainc))
+cases['Igammac'] = ([ga, gx], ts2(sp.gammaincc))
+cases['Zeta'] = ([1 + 10 ** u(-2, 1), 10 ** u(-2, 2)], ts2(sp.zeta))
+cases['AiryAi'] = ([u(-12, 6)], ts(sp.airy_ai))
 for name, (ins, f) in cases.items():
     for k, a in enumerate(ins):
         np.save('%s_in%d.npy' % (name, k), a)
@@ -175,6 +188,10 @@ const MathCase kCases[] = {
     {"Ndtri", 1, F32, F32, ""},
     {"Erfinv", 1, F32, F32, ""},
     {"Erfcx", 1, F32, F32, ""},
+    {"Igamma", 2, F32, F32, ""},
+    {"Igammac", 2, F32, F32, ""},
+    {"Zeta", 2, F32, F32, ""},
+    {"AiryAi", 1, F32, F32, ""},
 };
 
 ir::Graph MathGraph(const MathCase& mc) {
@@ -255,6 +272,166 @@ TEST(InterpMath, SignOpsSignedZerosAndNan) {
       }
     }
   }
+}
+
+// The incomplete gamma, zeta and Airy functions at their special values and in the regimes the
+// random draw above misses (tiny and huge a, negative q, the Airy zeros), in double, against
+// PyTorch 1.13's float64 values:
+//   torch.special.gammainc / gammaincc(a, x), torch.special.zeta(x, q), torch.special.airy_ai(x)
+// with a = [0, 0, -1, 1, inf, 1, inf, 0.5, 2, 1e-3, 3e5, 3e5, 1e-6, 25, -0.0],
+//      x = [1, 0, 1, -1, 1, inf, inf, 0.3, 3, 2.5, 3e5, 3.02e5, 0.5, 20, 2],
+// (x, q) = (2, 1), (1, 1), (0.5, 1), (1.5, 2), (3, -1.5), (2, 0), (2, -2), (2, -2.5), (inf, 1),
+//          (inf, 0.5), (inf, 2), (2, inf), (4.5, 0.25), (1.0001, 1), (30, 1.5),
+// Ai at 0, inf, -inf, nan, -100, 100, -2.338107410459767 (the first zero), 1, -1, 3.5, -7.25,
+// 0.5; to 1e-10 relative. Where PyTorch is further off than that (gammainc(25, 20):
+// 0.15677262160714048, gammaincc(1e-6, 0.5): 5.597738882031205e-07, Ai(-2.338107410459767):
+// 6.6e-7; mpmath: 2.7e-17, checked to 1e-15 below) the expected value is mpmath's (30 digits),
+// marked.
+struct SpecialCase {
+  const char* op;
+  double in0, in1, want;
+};
+constexpr double kInf = HUGE_VAL;
+const double kNan = std::nan("");
+const SpecialCase kSpecialCases[] = {
+    {"Igamma", 0, 1, 1.0},
+    {"Igamma", 0, 0, kNan},
+    {"Igamma", -1, 1, kNan},
+    {"Igamma", 1, -1, kNan},
+    {"Igamma", kInf, 1, 0.0},
+    {"Igamma", 1, kInf, 1.0},
+    {"Igamma", kInf, kInf, kNan},
+    {"Igamma", 0.5, 0.3, 0.5614219739190003},
+    {"Igamma", 2, 3, 0.8008517265285442},
+    {"Igamma", 1e-3, 2.5, 0.9999750416033543},
+    {"Igamma", 3e5, 3e5, 0.5002427885412495},
+    {"Igamma", 3e5, 3.02e5, 0.9998657879667243},
+    {"Igamma", 1e-6, 0.5, 0.9999994402261128},
+    {"Igamma", 25, 20, 0.156772621826237726},  // mpmath
+    {"Igamma", -0.0, 2, 1.0},
+    {"Igammac", 0, 1, 0.0},
+    {"Igammac", 0, 0, kNan},
+    {"Igammac", -1, 1, kNan},
+    {"Igammac", 1, -1, kNan},
+    {"Igammac", kInf, 1, 1.0},
+    {"Igammac", 1, kInf, 0.0},
+    {"Igammac", kInf, kInf, kNan},
+    {"Igammac", 0.5, 0.3, 0.4385780260809997},
+    {"Igammac", 2, 3, 0.1991482734714558},
+    {"Igammac", 1e-3, 2.5, 2.49583966457872e-05},
+    {"Igammac", 3e5, 3e5, 0.49975721145875046},
+    {"Igammac", 3e5, 3.02e5, 0.0001342120332756874},
+    {"Igammac", 1e-6, 0.5, 5.59773888155634534e-07},  // mpmath
+    {"Igammac", 25, 20, 0.843227378173762274},        // mpmath
+    {"Igammac", -0.0, 2, 0.0},
+    {"Zeta", 2, 1, 1.6449340668482266},
+    {"Zeta", 1, 1, kInf},
+    {"Zeta", 0.5, 1, kNan},
+    {"Zeta", 1.5, 2, 1.6123753486854886},
+    {"Zeta", 3, -1.5, 0.11810202582086413},
+    {"Zeta", 2, 0, kInf},
+    {"Zeta", 2, -2, kInf},
+    {"Zeta", 2, -2.5, 9.539246644989124},
+    {"Zeta", kInf, 1, 1.0},
+    {"Zeta", kInf, 0.5, kInf},
+    {"Zeta", kInf, 2, kNan},
+    {"Zeta", 2, kInf, kNan},
+    {"Zeta", 4.5, 0.25, 512.4000175661097},
+    {"Zeta", 1.0001, 1, 10000.57722294754},
+    {"Zeta", 30, 1.5, 5.215096203815733e-06},
+    {"AiryAi", 0, 0, 0.3550280538878172},
+    {"AiryAi", kInf, 0, kNan},
+    {"AiryAi", -kInf, 0, kNan},
+    {"AiryAi", kNan, 0, kNan},
+    {"AiryAi", -100, 0, 0.1767533932395512},
+    {"AiryAi", 100, 0, 2.6344821520882847e-291},
+    {"AiryAi", 1, 0, 0.13529241631288144},
+    {"AiryAi", -1, 0, 0.5355608832923521},
+    {"AiryAi", 3.5, 0, 0.0025840987869896357},
+    {"AiryAi", -7.25, 0, 0.3237405732111861},
+    {"AiryAi", 0.5, 0, 0.23169360648083345},
+};
+
+double SpecialValue(const SpecialCase& sc) {
+  namespace sp = af_cpu::special;
+  const std::string op = sc.op;
+  if (op == "Igamma") return sp::Igamma(sc.in0, sc.in1);
+  if (op == "Igammac") return sp::Igammac(sc.in0, sc.in1);
+  if (op == "Zeta") return sp::Zeta(sc.in0, sc.in1);
+  return sp::AiryAi(sc.in0);
+}
+
+TEST(InterpMath, SpecialFunctionsAtEdgesAgainstTorch) {
+  // In double (af_cpu/special_math.h, what the interpreter's Igamma / Igammac / Zeta / AiryAi
+  // compute before rounding), so the values are checked to 1e-12, not to float32's rounding.
+  for (const SpecialCase& sc : kSpecialCases) {
+    const double g = SpecialValue(sc);
+    SCOPED_TRACE(std::string(sc.op) + "(" + std::to_string(sc.in0) + ", " + std::to_string(sc.in1) +
+                 ") = " + std::to_string(g));
+    if (std::isnan(sc.want) || std::isinf(sc.want)) {
+      EXPECT_EQ(std::isnan(sc.want), std::isnan(g));
+      if (std::isinf(sc.want)) {
+        EXPECT_EQ(sc.want, g);
+      }
+    } else {
+      EXPECT_NEAR(sc.want, g, 1e-10 * std::fabs(sc.want) + 1e-300);
+    }
+  }
+  EXPECT_NEAR(af_cpu::special::AiryAi(-2.338107410459767), 0.0, 1e-15);
+}
+
+// The orthogonal polynomials of af_cpu/special_math.h (groundwork for AutoFuse's
+// ShiftedChebyshevPolynomialT/U/V/W, LaguerrePolynomialL and LegendrePolynomialP; not yet
+// registered ops) in double against PyTorch's float64 torch.special functions: degrees from -2
+// to 100 incl. non-integer, NaN and inf ones (PyTorch truncates n to int64; NaN and inf give 0),
+// x inside and outside the orthogonality interval, +-inf and NaN.
+constexpr const char* kPolyScript = R"(
+import torch
+rng = np.random.default_rng(7)
+x = np.concatenate([rng.uniform(-0.2, 1.2, 400), rng.uniform(-3, 3, 100),
+                    [0, 1, -1, .5, .25, .75, np.inf, -np.inf, np.nan, 2, -3, 0, 1]])
+x = x.astype(np.float32).astype(np.float64)
+n = np.concatenate([rng.integers(-2, 40, 400).astype(float), rng.uniform(-2, 12, 100),
+                    [7, 7, 7, 100, 3, 0, 7, 2, 0, np.nan, np.inf, -0.5, 2.9]])
+sp = torch.special
+fs = {'T': sp.shifted_chebyshev_polynomial_t, 'U': sp.shifted_chebyshev_polynomial_u,
+      'V': sp.shifted_chebyshev_polynomial_v, 'W': sp.shifted_chebyshev_polynomial_w,
+      'L': sp.laguerre_polynomial_l, 'P': sp.legendre_polynomial_p}
+with open('poly.txt', 'w') as f:
+    for k, fn in fs.items():
+        r = fn(torch.from_numpy(x), torch.from_numpy(n)).numpy()
+        for a, b, v in zip(x, n, r):
+            f.write('%s %r %r %r\n' % (k, a, b, v))
+)";
+
+TEST(InterpMath, OrthogonalPolynomialsAgainstTorch) {
+  const auto dir = test::TempDir("np_math_poly");
+  ASSERT_EQ(test::RunNumpy(dir, kPolyScript), "");
+  std::ifstream in(dir / "poly.txt");
+  std::string kind;
+  std::string xs;
+  std::string ns;
+  std::string ws;
+  int count = 0;
+  while (in >> kind >> xs >> ns >> ws) {
+    const double x = std::strtod(xs.c_str(), nullptr);
+    const double n = std::strtod(ns.c_str(), nullptr);
+    const double w = std::strtod(ws.c_str(), nullptr);
+    namespace sp = af_cpu::special;
+    const double g = kind == "L"   ? sp::Laguerre(x, n)
+                     : kind == "P" ? sp::Legendre(x, n)
+                                   : sp::ShiftedChebyshev(kind[0], x, n);
+    ++count;
+    if (std::isnan(w) || std::isinf(w)) {
+      EXPECT_EQ(std::isnan(w), std::isnan(g)) << kind << "(" << x << ", " << n << ") = " << g;
+      if (std::isinf(w)) {
+        EXPECT_EQ(w, g) << kind << "(" << x << ", " << n << ")";
+      }
+    } else {
+      EXPECT_NEAR(w, g, 1e-9 * std::max(std::fabs(w), 1.0)) << kind << "(" << x << ", " << n << ")";
+    }
+  }
+  EXPECT_EQ(count, 6 * 513);
 }
 
 TEST(InterpMath, ArgMaxFirstMaximumAndNan) {

@@ -165,6 +165,11 @@ enum class OpCode : std::uint16_t {
   kAtan2,
   kCopySign,
   kSignBit,
+  // The 950 set's remaining special functions (issue 22): incomplete gamma, Hurwitz zeta, Airy.
+  kIgamma,
+  kIgammac,
+  kZeta,
+  kAiryAi,
   // Cube ops (autofuse/ir/cube.h): the Offset variants (int8 weight offsets) are registered so
   // that graphs holding them parse and validate, and are refused with CUBE_OFFSET_UNSUPPORTED.
   kMatMul,

@@ -2,9 +2,9 @@
 // where AscendC has no API (graph-autofusion autofuse/v35/ascendc/api_regbase: BesselJ0Extend,
 // NdtrExtend, Erfinv, ..., Atan2Extend, CopySignExtend, SignBitExtend), with those signatures
 // (dst, src[, src1], sharedTmpBuffer, calCount), float only as there (half too for Atan2 and
-// CopySign). Values are computed in double with libstdc++'s special functions and rounded
-// once; dst, src and the temporary must not overlap. On the device these come from AutoFuse's
-// headers, not from CANN.
+// CopySign). Values are computed in double with libstdc++'s special functions (the incomplete
+// gamma, Hurwitz zeta and Airy functions with af_cpu/special_math.h) and rounded once; dst, src and
+// the temporary must not overlap. On the device these come from AutoFuse's headers, not from CANN.
 #pragma once
 
 #include <cmath>
@@ -13,6 +13,7 @@
 
 #include "af_cpu/config.h"
 #include "af_cpu/context.h"
+#include "af_cpu/special_math.h"
 #include "af_cpu/tensor.h"
 #include "af_cpu/vec_advanced.h"
 #include "af_cpu/vec_common.h"
@@ -162,6 +163,49 @@ __aicore__ inline void SignBitExtend(const LocalTensor<U>& dst, const LocalTenso
     af_cpu::Classify("SignBitExtend", dst.template ReinterpretCast<bool>(), src, calCount,
                      [](float x) { return std::signbit(x); });
   }
+}
+
+// The incomplete gamma, Hurwitz zeta and Airy functions (api_regbase igamma.h, igammac.h,
+// zeta.h, airy_ai.h): IgammaExtend(dst, a, x, tmp, n) = P(a, x), IgammacExtend = Q(a, x),
+// ZetaExtend(dst, x, q, tmp, n) = zeta(x, q), AiryAiExtend(dst, src, tmp, n) = Ai(x); float only
+// as there. Values by af_cpu/special_math.h in double, rounded once.
+template <typename T>
+__aicore__ inline void IgammaExtend(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                    const LocalTensor<T>& src1, const LocalTensor<uint8_t>& tmp,
+                                    const uint32_t calCount) {
+  static_assert(std::is_same_v<T, float>, "IgammaExtend takes float only");
+  af_cpu::AdvancedBinary("IgammaExtend", dst, src0, src1, tmp, calCount, [](T a, T x) {
+    return static_cast<float>(af_cpu::special::Igamma(a, x));
+  });
+}
+
+template <typename T>
+__aicore__ inline void IgammacExtend(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                     const LocalTensor<T>& src1, const LocalTensor<uint8_t>& tmp,
+                                     const uint32_t calCount) {
+  static_assert(std::is_same_v<T, float>, "IgammacExtend takes float only");
+  af_cpu::AdvancedBinary("IgammacExtend", dst, src0, src1, tmp, calCount, [](T a, T x) {
+    return static_cast<float>(af_cpu::special::Igammac(a, x));
+  });
+}
+
+template <typename T>
+__aicore__ inline void ZetaExtend(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                  const LocalTensor<T>& src1,
+                                  const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                  const uint32_t calCount) {
+  static_assert(std::is_same_v<T, float>, "ZetaExtend takes float only");
+  af_cpu::AdvancedBinary("ZetaExtend", dst, src0, src1, sharedTmpBuffer, calCount,
+                         [](T x, T q) { return static_cast<float>(af_cpu::special::Zeta(x, q)); });
+}
+
+template <typename T>
+__aicore__ inline void AiryAiExtend(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                    const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                    const uint32_t calCount) {
+  static_assert(std::is_same_v<T, float>, "AiryAiExtend takes float only");
+  af_cpu::AdvancedUnary("AiryAiExtend", dstLocal, srcLocal, sharedTmpBuffer, calCount,
+                        [](float x) { return static_cast<float>(af_cpu::special::AiryAi(x)); });
 }
 
 }  // namespace AscendC
