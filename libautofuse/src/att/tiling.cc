@@ -145,7 +145,13 @@ int32_t MathApi(const std::string& api) {
                                                    // bitwise / classify rows; Atan2Extend falls to
                                                    // kApiAdvMath like Atan).
                                                    {"CopySignExtend", af_tiling::kApiBitwise},
-                                                   {"SignBitExtend", af_tiling::kApiClassify}};
+                                                   {"SignBitExtend", af_tiling::kApiClassify},
+                                                   // LShift / RShift's count fix-up and shifts
+                                                   // (assumption: a shift is priced as a bitwise
+                                                   // row).
+                                                   {"Mins", af_tiling::kApiMins},
+                                                   {"ShiftLeft", af_tiling::kApiBitwise},
+                                                   {"ShiftRight", af_tiling::kApiBitwise}};
   const auto it = m.find(api);
   return it == m.end() ? af_tiling::kApiAdvMath : it->second;
 }
