@@ -51,6 +51,9 @@ TEST(AfcOps, A2ListsEveryV1OpAndDecisionsForThe950Set) {
     ASSERT_TRUE(ops.contains(name)) << name;
     EXPECT_EQ(ops.at(name)["reason"], "AUTOFUSE_V1_UNREGISTERED") << name;
   }
+  for (const char* name : {"LShift", "RShift", "Xor"}) {  // the 950's bit ops (issue 22)
+    EXPECT_EQ(ops.at(name)["reason"], "AUTOFUSE_V1_UNREGISTERED") << name;
+  }
 }
 
 TEST(AfcOps, A950ListsTheMathSetWithoutDecisions) {
@@ -65,6 +68,10 @@ TEST(AfcOps, A950ListsTheMathSetWithoutDecisions) {
   }
   EXPECT_GE(math, 50);
   EXPECT_EQ(ops.at("Sin")["status"], "supported");
+  for (const char* name : {"LShift", "RShift", "Xor"}) {
+    EXPECT_EQ(ops.at(name)["status"], "supported") << name;
+    EXPECT_EQ(ops.at(name)["inputs"], Json::array({"x1", "x2"})) << name;
+  }
   EXPECT_EQ(ops.at("ArgMax")["status"], "decision");  // V1-only in AutoFuse
   EXPECT_EQ(ops.at("ArgMax")["reason"], "AUTOFUSE_V2_UNREGISTERED");
   for (const char* name : {"Igamma", "Igammac", "Zeta", "AiryAi"}) {

@@ -529,6 +529,46 @@ def case_math_special2(rng, b):
     return [a, x, s, q, w], [o.numpy().astype(np.float32) for o in outs]
 
 
+def _torch_shift(a, n, left):
+    """PyTorch's (>= 2.1) bitwise shifts: a count (read as signed) outside [0, width) gives 0, or
+    the sign fill for a right shift of a negative value."""
+    bits = a.dtype.itemsize * 8
+    n = n.astype(np.int64)
+    if a.dtype.kind == "u":
+        n = np.where(n >= 2 ** (bits - 1), n - 2 ** bits, n)
+    ok = (n >= 0) & (n < bits)
+    m = np.where(ok, n, 0).astype(a.dtype)
+    if left:
+        return np.where(ok, np.left_shift(a, m), 0).astype(a.dtype)
+    return np.where(ok, np.right_shift(a, m), np.where(a < 0, -1, 0)).astype(a.dtype)
+
+
+def _shift_inputs(rng, shape, dtype):
+    """Values over the whole dtype range and counts: mostly in [0, width), an eighth each at the
+    width or past it and (signed) negative or (unsigned) 128 and more."""
+    info = np.iinfo(dtype)
+    v = rng.integers(info.min, info.max, shape, endpoint=True).astype(dtype)
+    n = rng.integers(0, info.bits, shape).astype(dtype)
+    flat = n.reshape(-1)
+    flat[::8] = np.array(info.bits, np.int64).astype(dtype)
+    flat[3::8] = rng.integers(info.bits, info.max, flat[3::8].shape, endpoint=True).astype(dtype)
+    low = info.min if info.min < 0 else 128
+    flat[5::8] = rng.integers(low, -1 if info.min < 0 else 255, flat[5::8].shape,
+                              endpoint=True).astype(dtype)
+    return v, n
+
+
+def case_math_bits(rng, b):
+    shape = (b["s0"], b["s1"])
+    x, n = _shift_inputs(rng, shape, np.int32)
+    ins, outs = [x, n], [_torch_shift(x, n, True), _torch_shift(x, n, False)]
+    for dt in (np.uint8, np.int8, np.int64):
+        v, c = _shift_inputs(rng, shape, dt)
+        ins += [v, c]
+        outs.append(np.bitwise_xor(_torch_shift(v, c, True), _torch_shift(v, c, False)))
+    return ins, outs + [np.signbit(x)]
+
+
 def _special_sum(x):
     """AutoFuse's special functions (torch.special) of x, summed in float64."""
     import torch
@@ -683,6 +723,7 @@ CASES = {
     "math_binary": (case_math_binary, SHAPES_2D[:6]),
     "math_sign": (case_math_sign, SHAPES_2D[:6]),
     "math_special2": (case_math_special2, SHAPES_2D[:6]),
+    "math_bits": (case_math_bits, SHAPES_2D[:6]),
     "concat_int32": (case_concat_int32, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 8, "s2": 3}, {"s0": 37, "s1": 3, "s2": 8},
         {"s0": 1000, "s1": 65, "s2": 1}, {"s0": 5, "s1": 4096, "s2": 4099}]),
@@ -695,7 +736,7 @@ FORCE_ALL_CASES = {
     "rotary_fp16", "concat_int32", "transpose_relu_add", "split3", "embedding_add",
     "split_shared", "concat_rows_fp16", "split_rows", "concat_many", "split_many", "rotary_qk",
     "pad_removepad", "removepad_mid_fp16", "math_unary", "math_binary", "math_sign",
-    "gather_inner_add", "gather_inner_fp16_i64", "math_special2"}
+    "gather_inner_add", "gather_inner_fp16_i64", "math_special2", "math_bits"}
 
 
 

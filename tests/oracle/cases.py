@@ -271,6 +271,15 @@ def math_special2_fp16(a, x):  # fp16: computed in fp32 (AutoFuse's are fp32 onl
     return torch.special.gammaincc(a, x), torch.special.gammainc(x, a) * a
 
 
+def math_shifts(a, n, u, m):  # counts in [0, width): PyTorch before 2.1 leaves others undefined
+    return (torch.bitwise_left_shift(a, n), torch.bitwise_right_shift(a, n),
+            torch.bitwise_left_shift(u, m) ^ torch.bitwise_right_shift(u, m))
+
+
+def math_int_sign(a, b):  # signbit on int32; copysign of int32 operands promotes to float32
+    return torch.signbit(a), torch.copysign(a, b)
+
+
 def argmax_rows(x):  # ties (few distinct values), keepdim both ways; the index is int64
     return torch.argmax(x, dim=-1), torch.argmax(x, dim=1, keepdim=True)
 
@@ -397,6 +406,14 @@ CASES = {
                                               torch.rand(7, 61) * 12 - 2]),
     "math_special2_fp16": (math_special2_fp16, lambda: [(torch.rand(5, 33) * 8 + 0.1).half(),
                                                         (torch.rand(5, 33) * 8).half()]),
+    "math_shifts": (math_shifts, lambda: [
+        torch.randint(-2 ** 31, 2 ** 31 - 1, (19, 53), dtype=torch.int32),
+        torch.randint(0, 32, (19, 53), dtype=torch.int32),
+        torch.randint(0, 256, (7, 131), dtype=torch.uint8),
+        torch.randint(0, 8, (7, 131), dtype=torch.uint8)]),
+    "math_int_sign": (math_int_sign, lambda: [
+        torch.randint(-1000, 1000, (13, 61), dtype=torch.int32),
+        torch.randint(-1000, 1000, (13, 61), dtype=torch.int32)]),
     "transposed_output": (transposed_output, lambda: [randn(37, 13), randn(37, 13)]),
     "argmax_rows": (argmax_rows, lambda: [_ties(37, 101)]),
     "argmax_rows_fp16": (argmax_rows, lambda: [_ties(5, 3001, dtype=torch.float16)]),
@@ -458,6 +475,8 @@ EXPECT_FUSED = {
     "math_sign": ["atan2", "copysign", "signbit"],
     "math_special2": ["igamma", "igammac", "special_zeta", "special_airy_ai"],
     "math_special2_fp16": ["igammac", "igamma", "mul"],
+    "math_shifts": ["bitwise_left_shift", "bitwise_right_shift", "bitwise_xor"],
+    "math_int_sign": ["signbit", "copysign"],
     "transposed_output": ["exp", "sub"],  # fused; the transposed store is refused, not wrong
     # Reductions over different dims in one multi-group kernel (docs/schedule.md "Multi-group").
     "softmax_colsum": ["amax", "exp", "sum", "div"],

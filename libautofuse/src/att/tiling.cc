@@ -154,7 +154,13 @@ int32_t MathApi(const std::string& api) {
                                                    {"IgammaExtend", af_tiling::kApiAdvMath},
                                                    {"IgammacExtend", af_tiling::kApiAdvMath},
                                                    {"ZetaExtend", af_tiling::kApiAdvMath},
-                                                   {"AiryAiExtend", af_tiling::kApiAdvMath}};
+                                                   {"AiryAiExtend", af_tiling::kApiAdvMath},
+                                                   // LShift / RShift's count fix-up and shifts
+                                                   // (assumption: a shift is priced as a bitwise
+                                                   // row).
+                                                   {"Mins", af_tiling::kApiMins},
+                                                   {"ShiftLeft", af_tiling::kApiBitwise},
+                                                   {"ShiftRight", af_tiling::kApiBitwise}};
   const auto it = m.find(api);
   return it == m.end() ? af_tiling::kApiAdvMath : it->second;
 }

@@ -1865,21 +1865,35 @@ class KernelWriter {
         bytes = bytes || c.tmp_bytes;
       if (bytes) Line("LocalTensor<uint8_t> mtmp8 = mtmp.ReinterpretCast<uint8_t>();");
     }
-    auto operand = [&](int k, bool as_bool) {
+    // The integer views of ty's width (ApiCall::as_unsigned / count_last): "int32_t" gives
+    // "uint32_t" and "int32_t".
+    const bool uty_named = ty.starts_with("uint");
+    const std::string uty = uty_named ? ty : "u" + ty;
+    const std::string sty = uty_named ? ty.substr(1) : ty;
+    auto operand = [&](int k, const std::string& view) {
       const std::string v = k == ir::kCallDst ? Var(i)
                             : k == ir::kCallTmp
                                 ? std::string("mtmp")
                                 : Var(n.inputs.at(static_cast<std::size_t>(k)).node);
-      return as_bool ? v + ".ReinterpretCast<bool>()" : v;
+      return view.empty() ? v : v + ".ReinterpretCast<" + view + ">()";
     };
     for (std::size_t k = 0; k < calls.size(); ++k) {
       const ir::ApiCall& c = calls[k];
-      std::string args = operand(c.dst, c.bool_dst);
-      for (const int src : c.srcs)
-        args += ", " + operand(src, c.bool_srcs);
+      const std::string view = c.bool_dst ? "bool" : c.as_unsigned ? uty : "";
+      std::string args = operand(c.dst, view);
+      for (std::size_t j = 0; j < c.srcs.size(); ++j) {
+        const bool count = c.count_last && j + 1 == c.srcs.size();
+        const std::string src_view = count ? sty : c.bool_srcs ? "bool" : c.as_unsigned ? uty : "";
+        args += ", " + operand(c.srcs[j], src_view);
+      }
       if (c.tmp_bytes) args += ", mtmp8";
       if (!c.round_mode.empty()) args += ", RoundMode::" + c.round_mode;
-      if (!c.scalar.empty()) args += ", " + ScalarOf(ty, MathScalar(n, c.scalar));
+      if (c.scalar == "bits-1") {
+        const int bits = 8 * ir::DTypeBytes(n.outputs.at(0).dtype);
+        args += ", " + ScalarOf(c.as_unsigned ? uty : ty, std::to_string(bits - 1));
+      } else if (!c.scalar.empty()) {
+        args += ", " + ScalarOf(c.as_unsigned ? uty : ty, MathScalar(n, c.scalar));
+      }
       const std::string count =
           c.api == "DataCopy" ? "static_cast<uint32_t>(" + Count(n.outputs.at(0)) + ")" : cnt;
       Line(c.api + "(" + args + ", " + count + ");");

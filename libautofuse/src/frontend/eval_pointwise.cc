@@ -98,6 +98,27 @@ void EvalCompare(const Ctx& c) {
   }));
 }
 
+namespace {
+
+// PyTorch's bitwise shifts of an integer dtype `dt`: the count read as a signed number of dt's
+// width; a count outside [0, width) gives 0 (left, unsigned right) or the sign fill (signed right).
+double Shift(bool left, double a, double b, DType dt) {
+  const int bits = 8 * ir::DTypeBytes(dt);
+  auto n = static_cast<std::int64_t>(b);
+  if (bits < 64) {
+    const std::int64_t m = std::int64_t{1} << bits;
+    n &= m - 1;
+    if (n >= m / 2) n -= m;
+  }
+  const auto v = static_cast<std::int64_t>(a);
+  if (n < 0 || n >= bits) return left || v >= 0 ? 0.0 : -1.0;
+  if (left)
+    return static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(v) << n));
+  return static_cast<double>(v >> n);
+}
+
+}  // namespace
+
 void EvalBinary(const Ctx& c) {
   const model::Node& n = c.node();
   const std::string& name = c.name();
@@ -131,6 +152,10 @@ void EvalBinary(const Ctx& c) {
     if (name == "special_zeta") return af_cpu::special::Zeta(x[0], x[1]);
     if (name == "floor_divide") return std::floor(x[0] / x[1]);
     if (name == "hypot") return std::hypot(x[0], x[1]);
+    if (name == "bitwise_left_shift" || name == "__lshift__" || name == "bitwise_right_shift" ||
+        name == "__rshift__") {
+      return Shift(name == "bitwise_left_shift" || name == "__lshift__", x[0], x[1], c.out_dt());
+    }
     if (name.rfind("bitwise_", 0) == 0) {
       const auto p = static_cast<std::int64_t>(x[0]);
       const auto q = static_cast<std::int64_t>(x[1]);

@@ -62,12 +62,22 @@ const std::map<std::string, std::string>& BinaryOps() {
 // The math set's binary ops (issue 22).
 const std::map<std::string, std::string>& MathBinaryOps() {
   static const std::map<std::string, std::string> m = {
-      {"remainder", "Remainder"},    {"fmod", "Fmod"},
-      {"floor_divide", "FloorDiv"},  {"hypot", "Hypot"},
-      {"bitwise_and", "BitwiseAnd"}, {"bitwise_or", "BitwiseOr"},
-      {"bitwise_xor", "BitwiseXor"}, {"atan2", "Atan2"},
-      {"copysign", "CopySign"},      {"igamma", "Igamma"},
-      {"igammac", "Igammac"},        {"special_zeta", "Zeta"},
+      {"remainder", "Remainder"},
+      {"fmod", "Fmod"},
+      {"floor_divide", "FloorDiv"},
+      {"hypot", "Hypot"},
+      {"bitwise_and", "BitwiseAnd"},
+      {"bitwise_or", "BitwiseOr"},
+      {"bitwise_xor", "BitwiseXor"},
+      {"atan2", "Atan2"},
+      {"copysign", "CopySign"},
+      {"igamma", "Igamma"},
+      {"igammac", "Igammac"},
+      {"special_zeta", "Zeta"},
+      {"bitwise_left_shift", "LShift"},
+      {"__lshift__", "LShift"},
+      {"bitwise_right_shift", "RShift"},
+      {"__rshift__", "RShift"},
   };
   return m;
 }
@@ -176,7 +186,8 @@ void Lowerer::LowerBinary(const model::Node& n) {
     if (!ir::IsFloat(out))
       throw LowerError("UNSUPPORTED_DTYPE", n.name + ": integer division is not lowered");
   }
-  if (name.rfind("bitwise_", 0) == 0 && out == DType::kBool) {
+  const bool logical_form = name == "bitwise_and" || name == "bitwise_or" || name == "bitwise_xor";
+  if (logical_form && out == DType::kBool) {
     if (name == "bitwise_xor") {
       type = "LogicalXor";
     } else {
@@ -248,8 +259,18 @@ void Lowerer::LowerPredicate(const model::Node& n) {
   const Operand x = OperandAt(n, 0, "self");
   if (x.scalar) throw LowerError("UNSUPPORTED_ARG", n.name + ": scalar operand");
   const DType in = TypeOf(x.value).dtype;
-  if (!ir::IsFloat(in)) throw LowerError("UNSUPPORTED_DTYPE", n.name + ": integer operand");
-  values_[n.outputs[0]] = Pointwise(n, m.at(n.op.name), {x}, Compute(in), DType::kBool, ot.shape);
+  DType cd = Compute(in);
+  if (!ir::IsFloat(in)) {
+    // signbit of an integer: SignBit takes int32 (AutoFuse's SignBitExtend); the narrower
+    // integers widen to it exactly.
+    const bool widens = in == DType::kInt8 || in == DType::kInt16 || in == DType::kInt32 ||
+                        in == DType::kUInt8 || in == DType::kUInt16;
+    if (n.op.name != "signbit" || !widens)
+      throw LowerError("UNSUPPORTED_DTYPE",
+                       n.name + ": " + std::string(ir::DTypeName(in)) + " operand");
+    cd = DType::kInt32;
+  }
+  values_[n.outputs[0]] = Pointwise(n, m.at(n.op.name), {x}, cd, DType::kBool, ot.shape);
 }
 
 void Lowerer::LowerCompare(const model::Node& n) {

@@ -45,7 +45,8 @@ void AddPointwise(Table& t) {
   Add(t, k, {"special_airy_ai"}, &L::LowerUnary, ev::EvalUnary);
   Add(t, k,
       {"remainder", "fmod", "floor_divide", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
-       "atan2", "copysign"},
+       "atan2", "copysign", "bitwise_left_shift", "bitwise_right_shift", "__lshift__",
+       "__rshift__"},
       &L::LowerBinary, ev::EvalBinary);
   Add(t, k, {"igamma", "igammac", "special_zeta"}, &L::LowerBinary, ev::EvalBinary);
   Add(t, k, {"isfinite", "isinf", "isnan", "signbit"}, &L::LowerPredicate, ev::EvalPredicate);

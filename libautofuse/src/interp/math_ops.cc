@@ -194,6 +194,25 @@ std::optional<double> Binary(OpCode c, double a, double b, double attr) {
   }
 }
 
+// LShift / RShift as PyTorch (>= 2.1) defines them for a `dtype` of `bits` bits: a count below 0
+// or at least the width gives 0 (left), the sign fill (right, signed) or 0 (right, unsigned);
+// otherwise a logical left shift (wrapped into the dtype by the caller) or an arithmetic
+// (signed) / logical (unsigned, a >= 0 here) right shift.
+std::int64_t Shift(OpCode c, std::int64_t a, std::int64_t b, ir::DType dtype) {
+  const std::int64_t bits = 8LL * ir::DTypeBytes(dtype);
+  if (bits < 64) {  // the count as a signed number of the dtype's width (PyTorch's static_cast)
+    const std::int64_t m = std::int64_t{1} << bits;
+    b &= m - 1;
+    if (b >= m / 2) b -= m;
+  }
+  const bool out_of_range = b < 0 || b >= bits;
+  if (c == OpCode::kLShift) {
+    return out_of_range ? 0 : static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b);
+  }
+  if (out_of_range) return a < 0 ? -1 : 0;
+  return a >> b;
+}
+
 std::optional<std::int64_t> BinaryInt(OpCode c, std::int64_t a, std::int64_t b) {
   switch (c) {
     case OpCode::kBitwiseAnd:
@@ -201,6 +220,7 @@ std::optional<std::int64_t> BinaryInt(OpCode c, std::int64_t a, std::int64_t b) 
     case OpCode::kBitwiseOr:
       return a | b;
     case OpCode::kBitwiseXor:
+    case OpCode::kXor:
       return a ^ b;
     case OpCode::kRemainder: {
       if (b == 0) throw EvalError("integer remainder by zero");
@@ -280,7 +300,7 @@ Value Ternary(OpCode code, const std::vector<const Value*>& ins, Value out,
 
 bool IsMathOp(ir::OpCode code) {
   // The issue-22 block of OpCode, less the markers, containers and reductions in it.
-  if (code < OpCode::kAxpy || code > OpCode::kAiryAi) return false;
+  if (code < OpCode::kAxpy || code > OpCode::kXor) return false;
   switch (code) {
     case OpCode::kScalarData:
     case OpCode::kIndexExpr:
@@ -332,6 +352,10 @@ Value EvalMath(ir::OpCode code, const std::vector<const Value*>& ins, ir::DType 
   Each<2>(out_shape, st, [&](std::int64_t k, const auto& o) {
     if (code == OpCode::kLogicalXor) {
       out.PutInt(k, a.Nonzero(o[0]) != b.Nonzero(o[1]) ? 1 : 0);
+    } else if ((code == OpCode::kLShift || code == OpCode::kRShift) && !a.is_float && !b.is_float) {
+      // The count reads as a signed number of x1's width (PyTorch's static_cast).
+      out.PutInt(k, Shift(code, a.i[static_cast<std::size_t>(o[0])],
+                          b.i[static_cast<std::size_t>(o[1])], a.dtype));
     } else if (!a.is_float && !b.is_float) {
       const auto v =
           BinaryInt(code, a.i[static_cast<std::size_t>(o[0])], b.i[static_cast<std::size_t>(o[1])]);

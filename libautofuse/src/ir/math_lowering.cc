@@ -142,6 +142,29 @@ const std::map<OpCode, std::vector<ApiCall>>& Table() {
     ApiCall airy = Call("AiryAiExtend", {0});
     airy.tmp_bytes = true;
     m[OpCode::kAiryAi] = {airy};
+    // Xor: inductor's `xor` on integers, BitwiseXor's call.
+    m[OpCode::kXor] = {Call("BitwiseXor", {0, 1})};
+    // LShift / RShift through the tensor-count ShiftLeft / ShiftRight, with PyTorch's results for
+    // every count (docs/ir.md): the API takes no negative count, leaves a count equal to the width
+    // unspecified, and its signed ShiftLeft keeps the sign bit. So, on the count n read as
+    // unsigned (negative counts become huge): s1 = min(n, bits - 1), shift by s1, then by
+    // s2 = min(n - s1, 1) (1 exactly when n is out of range), every count in [0, bits). Two
+    // in-range shifts give PyTorch's 0 (left, unsigned right) or sign fill (signed right);
+    // ShiftLeft works on the unsigned view (a logical shift, PyTorch's wrap-around).
+    for (auto [code, api] :
+         {std::pair{OpCode::kLShift, "ShiftLeft"}, std::pair{OpCode::kRShift, "ShiftRight"}}) {
+      const bool left = code == OpCode::kLShift;
+      std::vector<ApiCall> calls = {Scalar("Mins", 1, "bits-1", kCallTmp), Call(api, {0, kCallTmp}),
+                                    Call("Sub", {1, kCallTmp}, kCallTmp),
+                                    Scalar("Mins", kCallTmp, "1", kCallTmp),
+                                    Call(api, {kCallDst, kCallTmp})};
+      for (ApiCall& c : calls) {
+        const bool shift = c.api == api;
+        c.as_unsigned = !shift || left;
+        c.count_last = shift;
+      }
+      m[code] = calls;
+    }
     return m;
   }();
   return t;

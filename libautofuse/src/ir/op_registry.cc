@@ -184,7 +184,8 @@ void AppendV2MathOps(std::vector<OpDef>& ops) {
   // src0), CopySign(x1, x2) = |x1| with x2's sign bit; SignBit(x) = the sign bit, as bool.
   v2(Binary(OpCode::kAtan2, "Atan2", f16_32));
   v2(Binary(OpCode::kCopySign, "CopySign", f16_32));
-  OpDef sign_bit = Unary(OpCode::kSignBit, "SignBit", CT::kElewise, {kFloat32});
+  // SignBit on int32 too (AutoFuse's SignBitExtend takes float and int32 sources).
+  OpDef sign_bit = Unary(OpCode::kSignBit, "SignBit", CT::kElewise, {kFloat32, kInt32});
   sign_bit.out_rule = DTypeRule::kBool;
   v2(sign_bit);
   // The remaining special functions (api_regbase igamma.h, igammac.h, zeta.h, airy_ai.h; float
@@ -196,6 +197,14 @@ void AppendV2MathOps(std::vector<OpDef>& ops) {
     v2(Binary(code, type, {kFloat32}));
   }
   v2(Unary(OpCode::kAiryAi, "AiryAi", CT::kElewise, {kFloat32}));
+  // LShift(x1, x2) / RShift(x1, x2): x1 shifted by x2 bits, x2 of x1's dtype, with PyTorch's
+  // results for counts outside [0, width) (docs/ir.md); Xor: inductor's `xor` (Python's `^` on
+  // integer tensors), the same values as BitwiseXor. AscendC's tensor-count ShiftLeft/ShiftRight
+  // take the 8- to 64-bit integers; uint16 is not an input dtype PyTorch shifts.
+  const std::vector<DType> shift_ints = {kInt8, kInt16, kInt32, kInt64, kUInt8};
+  v2(Binary(OpCode::kLShift, "LShift", shift_ints));
+  v2(Binary(OpCode::kRShift, "RShift", shift_ints));
+  v2(Binary(OpCode::kXor, "Xor", ints));
 }
 
 // AscIR's cube ops (autofuse-reference.md §3): x1, x2 (T1), optional bias (T2) and offset_w

@@ -111,9 +111,10 @@ void AddBinaryRules(RuleTable& t) {
        "aten.bitwise_xor",
        "aten.bitwise_left_shift",
        "aten.bitwise_right_shift",
+       "aten.__lshift__",
+       "aten.__rshift__",
        "aten.fmax",
        "aten.fmin",
-       "aten.copysign",
        "aten.hypot",
        "aten.pow",
        "aten.xlogy",
@@ -132,7 +133,8 @@ void AddBinaryRules(RuleTable& t) {
        "prims.atan2"},
       Elementwise({0, 1}, Out::kSame));
   Add(t, {"aten.div"}, Div);
-  Add(t, {"aten.true_divide", "aten.atan2"}, Elementwise({0, 1}, Out::kFloating));
+  // copysign promotes integer operands to the default float as atan2 does (PyTorch).
+  Add(t, {"aten.true_divide", "aten.atan2", "aten.copysign"}, Elementwise({0, 1}, Out::kFloating));
   // max/min with a second tensor are elementwise; their reduction overloads are elsewhere.
   Add(t, {"aten.max.other", "aten.min.other"}, Elementwise({0, 1}, Out::kSame));
   // Comparisons and logical ops.

@@ -153,6 +153,23 @@ def _vec(fn):
     return np.vectorize(fn, otypes=[np.float64])
 
 
+def _shift(left):
+    """PyTorch's bitwise shifts: a count (read as signed) outside [0, width) gives 0, or the sign
+    fill for a right shift of a signed value."""
+    def f(a, b):
+        a = np.asarray(a)
+        bits = a.dtype.itemsize * 8
+        n = np.asarray(b).astype(a.dtype).astype(np.int64)
+        if a.dtype.kind == "u":
+            n = np.where(n >= 2 ** (bits - 1), n - 2 ** bits, n)
+        ok = (n >= 0) & (n < bits)
+        m = np.where(ok, n, 0).astype(a.dtype)
+        if left:
+            return np.where(ok, np.left_shift(a, m), 0).astype(a.dtype)
+        return np.where(ok, np.right_shift(a, m), np.where(a < 0, -1, 0)).astype(a.dtype)
+    return f
+
+
 
 class _T:
     NP = {"float32": np.float32, "float16": np.float16, "bfloat16": np.float32,
@@ -201,6 +218,7 @@ class _T:
         "Atan2": lambda a, b: np.arctan2(b, a), "CopySign": np.copysign,
         "Igamma": _special2("gammainc"), "Igammac": _special2("gammaincc"),
         "Zeta": _special2("zeta"),
+        "LShift": _shift(True), "RShift": _shift(False), "Xor": np.bitwise_xor,
     }
     TERNARY = {
         "ClipByValue": lambda a, b, c: np.minimum(np.maximum(a, b), c),

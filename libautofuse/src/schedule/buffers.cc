@@ -343,17 +343,20 @@ class BufferPlanner {
     r_.vec_align_bytes = 512;
   }
 
-  // The math set's work tensor (ir::kCallTmp): one tile of the widest compute type.
+  // The math set's work tensor (ir::kCallTmp): one tile of the widest compute type (4 bytes, or
+  // 8 for LShift/RShift of int64).
   void AddMathTmp() {
+    int bytes = 0;
     for (int i = 0; i < n_; ++i) {
       const ir::OpDef* op = ir::FindOp(g_.nodes[i].type);
       if (op == nullptr || !ir::MathNeedsTmp(op->code)) continue;
-      const int tmp = Add(BufKind::kTBuf, 1, 4);
-      r_.buffers[tmp].role = "math_tmp";
-      r_.buffers[tmp].all_full = false;
-      r_.work.math_tmp = tmp;
-      return;
+      bytes = std::max({bytes, 4, ir::DTypeBytes(g_.nodes[i].outputs.at(0).dtype)});
     }
+    if (bytes == 0) return;
+    const int tmp = Add(BufKind::kTBuf, 1, bytes);
+    r_.buffers[tmp].role = "math_tmp";
+    r_.buffers[tmp].all_full = false;
+    r_.work.math_tmp = tmp;
   }
 
   // Reduce work buffers: the partial result of one R iteration (common template), and the

@@ -136,7 +136,26 @@ def special2():
     return g
 
 
+def bits():
+    g = G("math_bits", "LShift, RShift, Xor and SignBit on integers, counts n, m, q, k holding "
+          "in-range, width-or-more and negative counts: out0 = LShift(x, n), out1 = RShift(x, n) "
+          "(int32), out2 = Xor(LShift(u, m), RShift(u, m)) (uint8), out3 = the same of int8 p, q, "
+          "out4 = the same of int64 w, k, out5 = SignBit(x) (bool)")
+    x = g.data("x", 0, "int32")
+    n = g.data("n", 1, "int32")
+    g.out("out0", 0, g.node("i_lshift", "LShift", [x, n], "int32"), "int32")
+    g.out("out1", 1, g.node("i_rshift", "RShift", [x, n], "int32"), "int32")
+    for k, (tag, dt) in enumerate([("u", "uint8"), ("p", "int8"), ("w", "int64")]):
+        v = g.data(tag + "v", 2 + 2 * k, dt)
+        c = g.data(tag + "c", 3 + 2 * k, dt)
+        left = g.node(tag + "_lshift", "LShift", [v, c], dt)
+        right = g.node(tag + "_rshift", "RShift", [v, c], dt)
+        g.out("out%d" % (2 + k), 2 + k, g.node(tag + "_xor", "Xor", [left, right], dt), dt)
+    g.out("out5", 5, g.node("i_signbit", "SignBit", [x], "bool"), "bool")
+    return g
+
+
 out = sys.argv[1]
-for g in (unary(), binary(), sign(), special2()):
+for g in (unary(), binary(), sign(), special2(), bits()):
     with open(os.path.join(out, g.name + ".graph.txt"), "w") as f:
         f.write(g.text())

@@ -432,25 +432,102 @@ TEST(InterpMath, OrthogonalPolynomialsAgainstTorch) {
     }
   }
   EXPECT_EQ(count, 6 * 513);
-}
 
-TEST(InterpMath, ArgMaxFirstMaximumAndNan) {
-  // x[3, 4] reduced over dim 1: ties keep the first index, a NaN is the maximum.
-  GraphBuilder b("argmax", 2);
-  const int x = b.Data("x", 0, F32, kRep, kStr);
-  const int lx = b.Add("Load", "lx", {x}, F32, kRep, kStr);
-  const int am = b.Add("ArgMax", "am", {lx}, DType::kInt64, "s0, 1", "1, 0");
-  const int st = b.Add("Store", "st", {am}, DType::kInt64, "s0, 1", "1, 0");
-  b.Output("y", 0, st, DType::kInt64, "s0, 1", "1, 0");
-  const double nan = std::nan("");
-  const data::HostArray in =
-      data::FromDoubles(F32, {3, 4}, {1, 5, 5, 2, -1, -3, -1, -2, 0, nan, 7, nan});
-  const auto out = Interpret(b.graph(), {{"s0", 3}, {"s1", 4}}, {in});
-  ASSERT_EQ(out[0].numel(), 3);
-  EXPECT_EQ(out[0].GetAsInt(0), 1);
-  EXPECT_EQ(out[0].GetAsInt(1), 0);
-  EXPECT_EQ(out[0].GetAsInt(2), 1);
-}
+  // LShift / RShift on every integer dtype they take: counts in [0, width) against PyTorch; counts
+  // at or past the width and negative ones against PyTorch's rule (>= 2.1, ATen's vec_base.h
+  // operator<< / operator>>: 0, or the sign fill for a right shift of a negative value); the
+  // rule is checked against PyTorch on the in-range rows too. The installed PyTorch may be older,
+  // where out-of-range counts are C undefined behaviour, so it is not asked about those. Xor
+  // (int16) against NumPy, SignBit on int32 against PyTorch.
+  constexpr const char* kBitsScript = R"(
+rng = np.random.default_rng(7)
+def rule(a, n, left):
+    bits = a.dtype.itemsize * 8
+    n = n.astype(np.int64)
+    if a.dtype.kind == 'u':
+        n = np.where(n >= 2 ** (bits - 1), n - 2 ** bits, n)
+    ok = (n >= 0) & (n < bits)
+    m = np.where(ok, n, 0).astype(a.dtype)
+    if left:
+        return np.where(ok, np.left_shift(a, m), 0).astype(a.dtype)
+    return np.where(ok, np.right_shift(a, m), np.where(a < 0, -1, 0)).astype(a.dtype)
+for dt in ['int8', 'int16', 'int32', 'int64', 'uint8']:
+    info = np.iinfo(dt)
+    w = info.bits
+    a = rng.integers(info.min, info.max, (9, 9), endpoint=True).astype(dt)
+    a[0, :4] = [info.min, info.max, 0, 1]
+    a[5, :4] = [info.min, info.max, 0, 1]
+    n = rng.integers(0, w, (9, 9)).astype(dt)
+    n[0, :4] = [0, w - 1, w - 1, w - 1]
+    signed = info.min < 0
+    edge = [w, w + 1, min(100, info.max), info.max, 0, w - 1]
+    edge += [-1, -w, info.min] if signed else [200, 255, 128]
+    n[5:] = np.array(edge, np.int64).astype(dt)
+    ta, tn = torch.from_numpy(a), torch.from_numpy(n)
+    for op, left, tf in [('LShift', True, torch.bitwise_left_shift),
+                         ('RShift', False, torch.bitwise_right_shift)]:
+        want = rule(a, n, left)
+        got = tf(ta, tn).numpy()
+        assert (want[:5] == got[:5]).all(), (op, dt)
+        want[:5] = got[:5]
+        np.save('%s_%s.npy' % (op, dt), want)
+    np.save('a_%s.npy' % dt, a); np.save('n_%s.npy' % dt, n)
+x = rng.integers(-30000, 30000, (9, 9)).astype(np.int16)
+y = rng.integers(-30000, 30000, (9, 9)).astype(np.int16)
+np.save('xor_a.npy', x); np.save('xor_b.npy', y); np.save('Xor.npy', np.bitwise_xor(x, y))
+s = rng.integers(-5, 5, (9, 9)).astype(np.int32)
+s[0, :3] = [np.iinfo(np.int32).min, np.iinfo(np.int32).max, 0]
+np.save('sb.npy', s); np.save('SignBit.npy', torch.signbit(torch.from_numpy(s)).numpy())
+)";
+
+  TEST(InterpMath, ShiftsXorAndIntSignBit) {
+    const auto dir = test::TempDir("np_math_bits");
+    ASSERT_EQ(test::RunNumpy(dir, std::string("import torch\n") + kBitsScript), "");
+    auto npy = [&](const std::string& name) { return data::ReadNpy((dir / name).string()); };
+    auto expect_equal = [](const data::HostArray& want, const data::HostArray& got) {
+      ASSERT_EQ(want.numel(), got.numel());
+      for (std::int64_t k = 0; k < want.numel(); ++k)
+        EXPECT_EQ(want.GetAsDouble(k), got.GetAsDouble(k)) << "element " << k;
+    };
+    const std::pair<const char*, DType> dtypes[] = {{"int8", DType::kInt8},
+                                                    {"int16", DType::kInt16},
+                                                    {"int32", DType::kInt32},
+                                                    {"int64", DType::kInt64},
+                                                    {"uint8", DType::kUInt8}};
+    for (const auto& [name, dt] : dtypes) {
+      for (const char* op : {"LShift", "RShift"}) {
+        SCOPED_TRACE(std::string(op) + " " + name);
+        const auto out = Interpret(
+            MathGraph(MathCase{op, 2, dt, dt, ""}), {{"s0", 9}, {"s1", 9}},
+            {npy(std::string("a_") + name + ".npy"), npy(std::string("n_") + name + ".npy")});
+        expect_equal(npy(std::string(op) + "_" + name + ".npy"), out[0]);
+      }
+    }
+    const DType i16 = DType::kInt16;
+    expect_equal(npy("Xor.npy"),
+                 Interpret(MathGraph(MathCase{"Xor", 2, i16, i16, ""}), {{"s0", 9}, {"s1", 9}},
+                           {npy("xor_a.npy"), npy("xor_b.npy")})[0]);
+    expect_equal(npy("SignBit.npy"), Interpret(MathGraph(MathCase{"SignBit", 1, I32, B, ""}),
+                                               {{"s0", 9}, {"s1", 9}}, {npy("sb.npy")})[0]);
+  }
+
+  TEST(InterpMath, ArgMaxFirstMaximumAndNan) {
+    // x[3, 4] reduced over dim 1: ties keep the first index, a NaN is the maximum.
+    GraphBuilder b("argmax", 2);
+    const int x = b.Data("x", 0, F32, kRep, kStr);
+    const int lx = b.Add("Load", "lx", {x}, F32, kRep, kStr);
+    const int am = b.Add("ArgMax", "am", {lx}, DType::kInt64, "s0, 1", "1, 0");
+    const int st = b.Add("Store", "st", {am}, DType::kInt64, "s0, 1", "1, 0");
+    b.Output("y", 0, st, DType::kInt64, "s0, 1", "1, 0");
+    const double nan = std::nan("");
+    const data::HostArray in =
+        data::FromDoubles(F32, {3, 4}, {1, 5, 5, 2, -1, -3, -1, -2, 0, nan, 7, nan});
+    const auto out = Interpret(b.graph(), {{"s0", 3}, {"s1", 4}}, {in});
+    ASSERT_EQ(out[0].numel(), 3);
+    EXPECT_EQ(out[0].GetAsInt(0), 1);
+    EXPECT_EQ(out[0].GetAsInt(1), 0);
+    EXPECT_EQ(out[0].GetAsInt(2), 1);
+  }
 
 }  // namespace
 }  // namespace af::interp

@@ -25,6 +25,12 @@ struct ApiCall {
   bool bool_dst = false;   // the result is passed as LocalTensor<bool> (ReinterpretCast)
   bool bool_srcs = false;  // so are the tensor operands
   bool tmp_bytes = false;  // the work tensor follows as sharedTmpBuffer (LocalTensor<uint8_t>)
+  // Integer views (LShift/RShift): `as_unsigned` passes dst and the tensor operands as the
+  // unsigned integer of the op's width (and types the scalar so); `count_last` passes the last
+  // operand as the signed integer of that width (ShiftLeft/ShiftRight's count tensor). The scalar
+  // "bits-1" is the width less one.
+  bool as_unsigned = false;
+  bool count_last = false;
 };
 
 // The calls of `code`; nullopt for ops outside the math set.

@@ -170,6 +170,10 @@ enum class OpCode : std::uint16_t {
   kIgammac,
   kZeta,
   kAiryAi,
+  // The 950 set's integer bit ops (issue 22, helper "bits").
+  kLShift,
+  kRShift,
+  kXor,
   // Cube ops (autofuse/ir/cube.h): the Offset variants (int8 weight offsets) are registered so
   // that graphs holding them parse and validate, and are refused with CUBE_OFFSET_UNSUPPORTED.
   kMatMul,

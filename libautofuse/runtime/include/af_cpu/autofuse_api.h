@@ -146,13 +146,14 @@ __aicore__ inline void CopySignExtend(const LocalTensor<T>& dst, const LocalTens
 }
 
 // SignBitExtend(dst, src, sharedTmpBuffer, n): dst[i] = the sign bit of src[i] (1 for -0.0 and
-// for NaNs with the bit set), as bool or uint8_t; float source here (AutoFuse's also takes
-// int32).
+// for NaNs with the bit set; x < 0 for int32), as bool or uint8_t; float or int32 source as
+// AutoFuse's.
 template <typename T, typename U>
 __aicore__ inline void SignBitExtend(const LocalTensor<U>& dst, const LocalTensor<T>& src,
                                      const LocalTensor<uint8_t>& sharedTmpBuffer,
                                      const uint32_t calCount) {
-  static_assert(std::is_same_v<T, float>, "SignBitExtend: float source on the CPU runtime");
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, int32_t>,
+                "SignBitExtend: float or int32 source");
   static_assert(std::is_same_v<U, uint8_t> || std::is_same_v<U, bool>,
                 "SignBitExtend: the result is uint8_t or bool");
   af_cpu::CheckTmp("SignBitExtend", dst, static_cast<uint64_t>(calCount) * sizeof(U),

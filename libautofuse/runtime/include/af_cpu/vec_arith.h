@@ -1,6 +1,7 @@
 // Element-wise vector arithmetic in the "first count elements" form: binary (Add Sub Mul Div Max
 // Min), tensor-scalar (Adds Subs Muls Divs Maxs Mins LeakyRelu Axpy), unary (Abs Exp Ln Sqrt
-// Rsqrt Reciprocal Relu), Duplicate, and the bitwise Not/And/Or on integer types.
+// Rsqrt Reciprocal Relu), Duplicate, and the bitwise Not/And/Or and the tensor-count
+// ShiftLeft/ShiftRight on integer types.
 // 16-bit floats compute in float and round to nearest even once per element and op.
 #pragma once
 
@@ -389,6 +390,79 @@ __aicore__ inline void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                           const LocalTensor<T>& src1, const int32_t& count) {
   static_assert(af_cpu::kIsIntLike<T>, "Or is defined for integer types");
   af_cpu::BinaryLoop("Or", dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a | b); });
+}
+
+}  // namespace AscendC
+
+namespace af_cpu {
+
+// The shift-count-tensor ShiftLeft/ShiftRight (the 950's "ShiftLeft/ShiftRight (shift count is a
+// Tensor)" basic APIs): T is an 8- to 64-bit integer, U a signed integer of T's size holding the
+// counts. The documented behaviour: unsigned T shifts logically; signed T shifts arithmetically,
+// where a LEFT shift keeps the sign bit and drops the next one (int16 0xAAAA << 1 = 0xD554);
+// counts above the width give 0 (unsigned), or 0 / -1 by the sign (signed). Negative counts are
+// not supported there, and a count equal to the width is not specified: both fail here.
+template <typename T, typename U, typename Fn>
+inline void ShiftLoop(const char* api, const AscendC::LocalTensor<T>& dst,
+                      const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<U>& src1,
+                      int64_t count, Fn fn) {
+  static_assert(kIsIntLike<T>, "the shifts take integer sources");
+  static_assert(std::is_signed_v<U> && kIsIntLike<U> && sizeof(U) == sizeof(T),
+                "the shift counts are a signed integer of the source's size");
+  BlockCtx& c = Enter(api);
+  CheckCount(api, count);
+  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+  CheckVecOperand(api, "dst", dst, bytes);
+  CheckVecOperand(api, "src0", src0, bytes);
+  CheckVecOperand(api, "src1", src1, bytes);
+  CheckOverlap(api, "dst", dst, bytes, "src0", src0, bytes);
+  CheckOverlap(api, "dst", dst, bytes, "src1", src1, bytes);
+  AddRepeats(c, api, bytes);
+  constexpr int64_t kBits = 8 * static_cast<int64_t>(sizeof(T));
+  uint8_t* d = dst.AfBytes();
+  const uint8_t* a = src0.AfBytes();
+  const uint8_t* b = src1.AfBytes();
+  for (int64_t i = 0; i < count; ++i) {
+    const auto off = static_cast<uint64_t>(i) * sizeof(T);
+    const auto n = static_cast<int64_t>(Load<U>(b + off));
+    if (n < 0 || n == kBits) {
+      Fail(api, "shift count " + std::to_string(n) + " at element " + std::to_string(i) +
+                    (n < 0 ? " is negative (not supported)" : " equals the width (unspecified)"));
+    }
+    const T v = Load<T>(a + off);
+    T r{};
+    if (n > kBits) {
+      r = std::is_signed_v<T> && v < 0 ? static_cast<T>(-1) : T{0};
+    } else {
+      r = fn(v, static_cast<int>(n));
+    }
+    Store<T>(d + off, r);
+  }
+}
+
+}  // namespace af_cpu
+
+namespace AscendC {
+
+template <typename T, typename U>
+__aicore__ inline void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                 const LocalTensor<U>& src1, const int32_t& count) {
+  af_cpu::ShiftLoop("ShiftLeft", dst, src0, src1, count, [](T v, int n) {
+    using UT = std::make_unsigned_t<T>;
+    const auto shifted = static_cast<UT>(static_cast<UT>(v) << n);
+    if constexpr (std::is_signed_v<T>) {  // the sign bit stays
+      constexpr UT sign = static_cast<UT>(UT{1} << (8 * sizeof(T) - 1));
+      return static_cast<T>((shifted & static_cast<UT>(~sign)) | (static_cast<UT>(v) & sign));
+    } else {
+      return static_cast<T>(shifted);
+    }
+  });
+}
+template <typename T, typename U>
+__aicore__ inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                  const LocalTensor<U>& src1, const int32_t& count) {
+  af_cpu::ShiftLoop("ShiftRight", dst, src0, src1, count,
+                    [](T v, int n) { return static_cast<T>(v >> n); });
 }
 
 }  // namespace AscendC

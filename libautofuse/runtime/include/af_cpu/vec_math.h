@@ -77,8 +77,9 @@ template <typename D, typename S, typename Pred>
 inline void Classify(const char* api, const AscendC::LocalTensor<D>& dst,
                      const AscendC::LocalTensor<S>& src, uint32_t count, Pred pred) {
   static_assert(
-      std::is_same_v<S, half> || std::is_same_v<S, float> || std::is_same_v<S, bfloat16_t>,
-      "the source is half, bfloat16_t or float");
+      std::is_same_v<S, half> || std::is_same_v<S, float> || std::is_same_v<S, bfloat16_t> ||
+          std::is_same_v<S, int32_t>,  // int32: SignBitExtend (exact through float's sign)
+      "the source is half, bfloat16_t, float or int32_t");
   static_assert(std::is_same_v<D, bool> || kIsFloatLike<D>, "the result is bool, half or float");
   BlockCtx& c = Enter(api);
   const uint64_t n = count;
