@@ -432,14 +432,15 @@ TEST(InterpMath, OrthogonalPolynomialsAgainstTorch) {
     }
   }
   EXPECT_EQ(count, 6 * 513);
+}
 
-  // LShift / RShift on every integer dtype they take: counts in [0, width) against PyTorch; counts
-  // at or past the width and negative ones against PyTorch's rule (>= 2.1, ATen's vec_base.h
-  // operator<< / operator>>: 0, or the sign fill for a right shift of a negative value); the
-  // rule is checked against PyTorch on the in-range rows too. The installed PyTorch may be older,
-  // where out-of-range counts are C undefined behaviour, so it is not asked about those. Xor
-  // (int16) against NumPy, SignBit on int32 against PyTorch.
-  constexpr const char* kBitsScript = R"(
+// LShift / RShift on every integer dtype they take: counts in [0, width) against PyTorch; counts
+// at or past the width and negative ones against PyTorch's rule (>= 2.1, ATen's vec_base.h
+// operator<< / operator>>: 0, or the sign fill for a right shift of a negative value); the
+// rule is checked against PyTorch on the in-range rows too. The installed PyTorch may be older,
+// where out-of-range counts are C undefined behaviour, so it is not asked about those. Xor
+// (int16) against NumPy, SignBit on int32 against PyTorch.
+constexpr const char* kBitsScript = R"(
 rng = np.random.default_rng(7)
 def rule(a, n, left):
     bits = a.dtype.itemsize * 8
@@ -480,54 +481,54 @@ s[0, :3] = [np.iinfo(np.int32).min, np.iinfo(np.int32).max, 0]
 np.save('sb.npy', s); np.save('SignBit.npy', torch.signbit(torch.from_numpy(s)).numpy())
 )";
 
-  TEST(InterpMath, ShiftsXorAndIntSignBit) {
-    const auto dir = test::TempDir("np_math_bits");
-    ASSERT_EQ(test::RunNumpy(dir, std::string("import torch\n") + kBitsScript), "");
-    auto npy = [&](const std::string& name) { return data::ReadNpy((dir / name).string()); };
-    auto expect_equal = [](const data::HostArray& want, const data::HostArray& got) {
-      ASSERT_EQ(want.numel(), got.numel());
-      for (std::int64_t k = 0; k < want.numel(); ++k)
-        EXPECT_EQ(want.GetAsDouble(k), got.GetAsDouble(k)) << "element " << k;
-    };
-    const std::pair<const char*, DType> dtypes[] = {{"int8", DType::kInt8},
-                                                    {"int16", DType::kInt16},
-                                                    {"int32", DType::kInt32},
-                                                    {"int64", DType::kInt64},
-                                                    {"uint8", DType::kUInt8}};
-    for (const auto& [name, dt] : dtypes) {
-      for (const char* op : {"LShift", "RShift"}) {
-        SCOPED_TRACE(std::string(op) + " " + name);
-        const auto out = Interpret(
-            MathGraph(MathCase{op, 2, dt, dt, ""}), {{"s0", 9}, {"s1", 9}},
-            {npy(std::string("a_") + name + ".npy"), npy(std::string("n_") + name + ".npy")});
-        expect_equal(npy(std::string(op) + "_" + name + ".npy"), out[0]);
-      }
+TEST(InterpMath, ShiftsXorAndIntSignBit) {
+  const auto dir = test::TempDir("np_math_bits");
+  ASSERT_EQ(test::RunNumpy(dir, std::string("import torch\n") + kBitsScript), "");
+  auto npy = [&](const std::string& name) { return data::ReadNpy((dir / name).string()); };
+  auto expect_equal = [](const data::HostArray& want, const data::HostArray& got) {
+    ASSERT_EQ(want.numel(), got.numel());
+    for (std::int64_t k = 0; k < want.numel(); ++k)
+      EXPECT_EQ(want.GetAsDouble(k), got.GetAsDouble(k)) << "element " << k;
+  };
+  const std::pair<const char*, DType> dtypes[] = {{"int8", DType::kInt8},
+                                                  {"int16", DType::kInt16},
+                                                  {"int32", DType::kInt32},
+                                                  {"int64", DType::kInt64},
+                                                  {"uint8", DType::kUInt8}};
+  for (const auto& [name, dt] : dtypes) {
+    for (const char* op : {"LShift", "RShift"}) {
+      SCOPED_TRACE(std::string(op) + " " + name);
+      const auto out = Interpret(
+          MathGraph(MathCase{op, 2, dt, dt, ""}), {{"s0", 9}, {"s1", 9}},
+          {npy(std::string("a_") + name + ".npy"), npy(std::string("n_") + name + ".npy")});
+      expect_equal(npy(std::string(op) + "_" + name + ".npy"), out[0]);
     }
-    const DType i16 = DType::kInt16;
-    expect_equal(npy("Xor.npy"),
-                 Interpret(MathGraph(MathCase{"Xor", 2, i16, i16, ""}), {{"s0", 9}, {"s1", 9}},
-                           {npy("xor_a.npy"), npy("xor_b.npy")})[0]);
-    expect_equal(npy("SignBit.npy"), Interpret(MathGraph(MathCase{"SignBit", 1, I32, B, ""}),
-                                               {{"s0", 9}, {"s1", 9}}, {npy("sb.npy")})[0]);
   }
+  const DType i16 = DType::kInt16;
+  expect_equal(npy("Xor.npy"),
+               Interpret(MathGraph(MathCase{"Xor", 2, i16, i16, ""}), {{"s0", 9}, {"s1", 9}},
+                         {npy("xor_a.npy"), npy("xor_b.npy")})[0]);
+  expect_equal(npy("SignBit.npy"), Interpret(MathGraph(MathCase{"SignBit", 1, I32, B, ""}),
+                                             {{"s0", 9}, {"s1", 9}}, {npy("sb.npy")})[0]);
+}
 
-  TEST(InterpMath, ArgMaxFirstMaximumAndNan) {
-    // x[3, 4] reduced over dim 1: ties keep the first index, a NaN is the maximum.
-    GraphBuilder b("argmax", 2);
-    const int x = b.Data("x", 0, F32, kRep, kStr);
-    const int lx = b.Add("Load", "lx", {x}, F32, kRep, kStr);
-    const int am = b.Add("ArgMax", "am", {lx}, DType::kInt64, "s0, 1", "1, 0");
-    const int st = b.Add("Store", "st", {am}, DType::kInt64, "s0, 1", "1, 0");
-    b.Output("y", 0, st, DType::kInt64, "s0, 1", "1, 0");
-    const double nan = std::nan("");
-    const data::HostArray in =
-        data::FromDoubles(F32, {3, 4}, {1, 5, 5, 2, -1, -3, -1, -2, 0, nan, 7, nan});
-    const auto out = Interpret(b.graph(), {{"s0", 3}, {"s1", 4}}, {in});
-    ASSERT_EQ(out[0].numel(), 3);
-    EXPECT_EQ(out[0].GetAsInt(0), 1);
-    EXPECT_EQ(out[0].GetAsInt(1), 0);
-    EXPECT_EQ(out[0].GetAsInt(2), 1);
-  }
+TEST(InterpMath, ArgMaxFirstMaximumAndNan) {
+  // x[3, 4] reduced over dim 1: ties keep the first index, a NaN is the maximum.
+  GraphBuilder b("argmax", 2);
+  const int x = b.Data("x", 0, F32, kRep, kStr);
+  const int lx = b.Add("Load", "lx", {x}, F32, kRep, kStr);
+  const int am = b.Add("ArgMax", "am", {lx}, DType::kInt64, "s0, 1", "1, 0");
+  const int st = b.Add("Store", "st", {am}, DType::kInt64, "s0, 1", "1, 0");
+  b.Output("y", 0, st, DType::kInt64, "s0, 1", "1, 0");
+  const double nan = std::nan("");
+  const data::HostArray in =
+      data::FromDoubles(F32, {3, 4}, {1, 5, 5, 2, -1, -3, -1, -2, 0, nan, 7, nan});
+  const auto out = Interpret(b.graph(), {{"s0", 3}, {"s1", 4}}, {in});
+  ASSERT_EQ(out[0].numel(), 3);
+  EXPECT_EQ(out[0].GetAsInt(0), 1);
+  EXPECT_EQ(out[0].GetAsInt(1), 0);
+  EXPECT_EQ(out[0].GetAsInt(2), 1);
+}
 
 }  // namespace
 }  // namespace af::interp
