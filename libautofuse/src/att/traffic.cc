@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "autofuse/att/tiling.h"
+#include "autofuse/ir/data_movement.h"
 
 namespace af::att {
 namespace {
@@ -168,8 +169,18 @@ Traffic TrafficOf(const schedule::ScheduleResult& s, int case_index, const CaseP
       if (duplicate) {
         t.reasons.push_back({"tiling", "REREAD_DUPLICATE_LOAD",
                              what + ": the same view of " + lt.input + " as an earlier load"});
-      } else if (!ExplainRereads(s, c, p, sol, pn, what, &t.reasons)) {
-        t.reasons.push_back({"tiling", "REREAD_UNEXPLAINED", what});
+      } else {
+        bool explained = ExplainRereads(s, c, p, sol, pn, what, &t.reasons);
+        if (n.type == "Gather" && ir::GatherInnermost(n)) {
+          // The innermost-dim Gather's design (docs/schedule.md "Gather"): the whole row, not
+          // only the addressed elements.
+          t.reasons.push_back({"tiling", "REREAD_GATHER_ROW",
+                               what + ": an innermost-dim Gather loads each params row whole "
+                                      "into UB and picks the indexed elements there, so it "
+                                      "reads the row's elements no index addresses too"});
+          explained = true;
+        }
+        if (!explained) t.reasons.push_back({"tiling", "REREAD_UNEXPLAINED", what});
       }
     }
     t.loads.push_back(lt);
