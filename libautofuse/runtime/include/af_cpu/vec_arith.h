@@ -47,12 +47,13 @@ inline void UnaryLoop(const char* api, const AscendC::LocalTensor<T>& dst,
   }
 }
 
-template <typename T, typename Fn>
-inline void BinaryLoop(const char* api, const AscendC::LocalTensor<T>& dst,
-                       const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
-                       int64_t count, Fn fn) {
-  RequireVectorType<T>();
-  BlockCtx& c = Enter(api);
+// The checks every two-source vector call makes (BinaryLoop, ShiftLoop): the count, each operand
+// inside its buffer, dst meeting a source only as the same tensor (src1's elements are T's
+// size); adds the call's repeats.
+template <typename T, typename U>
+inline void CheckBinaryOperands(const char* api, BlockCtx& c, const AscendC::LocalTensor<T>& dst,
+                                const AscendC::LocalTensor<T>& src0,
+                                const AscendC::LocalTensor<U>& src1, int64_t count) {
   CheckCount(api, count);
   const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
   CheckVecOperand(api, "dst", dst, bytes);
@@ -61,6 +62,15 @@ inline void BinaryLoop(const char* api, const AscendC::LocalTensor<T>& dst,
   CheckOverlap(api, "dst", dst, bytes, "src0", src0, bytes);
   CheckOverlap(api, "dst", dst, bytes, "src1", src1, bytes);
   AddRepeats(c, api, bytes);
+}
+
+template <typename T, typename Fn>
+inline void BinaryLoop(const char* api, const AscendC::LocalTensor<T>& dst,
+                       const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
+                       int64_t count, Fn fn) {
+  RequireVectorType<T>();
+  BlockCtx& c = Enter(api);
+  CheckBinaryOperands(api, c, dst, src0, src1, count);
   uint8_t* d = dst.AfBytes();
   const uint8_t* a = src0.AfBytes();
   const uint8_t* b = src1.AfBytes();
@@ -410,14 +420,7 @@ inline void ShiftLoop(const char* api, const AscendC::LocalTensor<T>& dst,
   static_assert(std::is_signed_v<U> && kIsIntLike<U> && sizeof(U) == sizeof(T),
                 "the shift counts are a signed integer of the source's size");
   BlockCtx& c = Enter(api);
-  CheckCount(api, count);
-  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
-  CheckVecOperand(api, "dst", dst, bytes);
-  CheckVecOperand(api, "src0", src0, bytes);
-  CheckVecOperand(api, "src1", src1, bytes);
-  CheckOverlap(api, "dst", dst, bytes, "src0", src0, bytes);
-  CheckOverlap(api, "dst", dst, bytes, "src1", src1, bytes);
-  AddRepeats(c, api, bytes);
+  CheckBinaryOperands(api, c, dst, src0, src1, count);
   constexpr int64_t kBits = 8 * static_cast<int64_t>(sizeof(T));
   uint8_t* d = dst.AfBytes();
   const uint8_t* a = src0.AfBytes();
