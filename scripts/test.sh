@@ -15,6 +15,14 @@ scripts/build.sh
 # the -O2 path stays covered by the tests that set their own flags (toolchain, dlopen) and the
 # exported reproducers' own CMake builds. Set AF_KERNEL_CXXFLAGS to choose otherwise.
 export AF_KERNEL_CXXFLAGS="${AF_KERNEL_CXXFLAGS:--O0}"
+# Every test's kernels go into the build tree's cache, never the user's ~/.cache/autofuse: the
+# suite is hermetic (its time does not depend on what an earlier run left there) and tests that
+# build the same kernel (an oracle case and its afc_case, an e2e graph and the pipeline tests)
+# build it once. With ~300 kernels in one folder, the precompiled kernel_operator.h pays for
+# itself (AF_KERNEL_PCH, docs/toolchain.md: ~0.6-0.9 CPU-s saved per kernel, two kernels' worth
+# to build it). Tests that need their own cache (cli.hardening, install.consumer) set it.
+export AF_CACHE_DIR="$PWD/build/kernel-cache"
+export AF_KERNEL_PCH="${AF_KERNEL_PCH:-1}"
 t0=$(date +%s)
 status=0
 ctest --test-dir build --output-on-failure -j"$(nproc)" || status=1

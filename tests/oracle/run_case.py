@@ -7,7 +7,13 @@ aten op in a fused kernel that compiled (model_nodes[].kernel, kernels[].error_c
 in EXPECT_TEMPLATE, every fused kernel must also have chosen a case of that template
 (kernels[].tiling.chosen_case).
 
-    run_case.py --case NAME --afc PATH --work DIR [--superkernel]
+    run_case.py --case NAME --afc PATH --work DIR [--superkernel] [--made]
+    run_case.py --make-all --work DIR
+
+--make-all writes every case of cases.py into DIR (one PyTorch import for all of them: importing
+torch costs ~2 s of CPU, which 67 separate imports would pay again each time; the CTest fixture
+oracle_make_cases does this once) and, beside each case directory, CASE.oracle.json with its
+flags, SOC and expectations. --made then runs a case from DIR without importing PyTorch.
 
 With --superkernel, `afc run --superkernel CASE`: the case's kernels also run as super kernels,
 checked against the separate kernels and the expected arrays (docs/superkernel.md).
@@ -24,42 +30,88 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--case", required=True)
-    ap.add_argument("--afc", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--superkernel", action="store_true")
-    args = ap.parse_args()
+def load_torch():
+    """cases.py's module and samples/torch/make_case.py, or None when PyTorch is missing."""
     try:
         import torch  # noqa: F401
     except ImportError:
         print("oracle: PyTorch is missing (python3-torch): run scripts/install-deps.sh")
-        return 1
+        return None, None
     sys.path.insert(0, os.path.join(ROOT, "samples", "torch"))
     import make_case
 
-    cases = make_case.load_cases(os.path.join(HERE, "cases.py"))
-    fn, make_inputs = cases[args.case]
-    torch.manual_seed(0)
-    out = os.path.join(args.work, args.case)
-    make_case.make_case(fn, make_inputs(), out)
-    spec = importlib.util.spec_from_file_location("af_oracle_flags", os.path.join(HERE, "cases.py"))
+    spec = importlib.util.spec_from_file_location("af_oracle_cases", os.path.join(HERE, "cases.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    flags = getattr(mod, "FLAGS", {}).get(args.case)
-    soc = getattr(mod, "SOC", {}).get(args.case)
+    return mod, make_case
+
+
+def make(mod, make_case, name, work):
+    """Writes case `name` into work/name and its settings into work/name.oracle.json."""
+    import torch
+
+    fn, make_inputs = mod.CASES[name]
+    torch.manual_seed(0)
+    out = os.path.join(work, name)
+    shutil.rmtree(out, ignore_errors=True)
+    make_case.make_case(fn, make_inputs(), out)
+    settings = {k: getattr(mod, k, {}).get(name)
+                for k in ("FLAGS", "SOC", "EXPECT_FUSED", "EXPECT_TEMPLATE")}
+    tmp = out + ".oracle.json.tmp"
+    with open(tmp, "w") as f:
+        json.dump(settings, f, indent=1)
+    os.replace(tmp, out + ".oracle.json")
+    return settings
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--case")
+    ap.add_argument("--afc")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--superkernel", action="store_true")
+    ap.add_argument("--made", action="store_true")
+    ap.add_argument("--make-all", action="store_true")
+    args = ap.parse_args()
+    if args.make_all:
+        mod, make_case = load_torch()
+        if mod is None:
+            return 1
+        for name in mod.CASES:
+            make(mod, make_case, name, args.work)
+        print("oracle: wrote %d cases into %s" % (len(mod.CASES), args.work))
+        return 0
+    if not args.case or not args.afc:
+        ap.error("--case and --afc are required (or --make-all)")
+    out = os.path.join(args.work, args.case)
+    if args.made:
+        try:
+            settings = json.load(open(out + ".oracle.json"))
+        except (OSError, ValueError) as e:
+            print("oracle: %s.oracle.json unreadable (%s): run the oracle_make_cases fixture "
+                  "(run_case.py --make-all --work %s)" % (out, e, args.work))
+            return 1
+    else:
+        mod, make_case = load_torch()
+        if mod is None:
+            return 1
+        if args.case not in mod.CASES:
+            print("oracle: no case %r in cases.py" % args.case)
+            return 1
+        settings = make(mod, make_case, args.case, args.work)
+    flags = settings.get("FLAGS")
+    soc = settings.get("SOC")
     args.soc = ["--soc", soc] if soc else []
     cmd = [args.afc, "run", out] + (["--flags", flags] if flags else []) + args.soc
     if args.superkernel:
         cmd.append("--superkernel")
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(r.stdout, end="")
-    expect = getattr(mod, "EXPECT_FUSED", {}).get(args.case)
+    expect = settings.get("EXPECT_FUSED")
     if r.returncode != 0 or not expect or args.superkernel:
         return r.returncode
     missing = check_fused(args, out, flags, expect)
-    template = getattr(mod, "EXPECT_TEMPLATE", {}).get(args.case)
+    template = settings.get("EXPECT_TEMPLATE")
     if template:
         missing += check_template(out, template)
     for m in missing:
