@@ -549,8 +549,15 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
 
   std::vector<std::string> argv = compiler;
   argv.insert(argv.end(), flags.begin(), flags.end());
-  if (const fs::path pch = PrecompiledHeader(compiler, version, flags, runtime_include, cache_dir,
-                                             options.timeout_s);
+  // Only sources that include the AscendC header take the precompiled one: a tiling function
+  // alone (the pipeline tests build thousands) would load the whole .gch for nothing.
+  const bool includes_runtime = std::any_of(sorted.begin(), sorted.end(), [](const SourceFile* s) {
+    return s->text.find("kernel_operator.h") != std::string::npos;
+  });
+  if (const fs::path pch = includes_runtime
+                               ? PrecompiledHeader(compiler, version, flags, runtime_include,
+                                                   cache_dir, options.timeout_s)
+                               : fs::path();
       !pch.empty()) {
     argv.push_back("-I" + pch.string());
     argv.emplace_back("-include");
