@@ -607,6 +607,13 @@ def case_argmax_ar(rng, b):
     return [x], [np.argmax(x, axis=1).reshape(b["s0"], 1).astype(np.int64)]
 
 
+def case_groups_argmax_gather(rng, b):
+    # Multi-group: each row's first maximum (ties drawn in), then that row of emb.
+    x = argmax_input(rng, (b["s0"], b["s1"]), np.float32)
+    emb = rnd(rng, (b["s1"], b["s2"]))
+    return [x, emb], [emb[np.argmax(x, axis=1)].reshape(b["s0"], 1, b["s2"])]
+
+
 def case_argmax_max_fp16(rng, b):
     shape = (b["s0"], b["s1"], b["s2"])
     x = argmax_input(rng, shape, np.float16)
@@ -687,6 +694,10 @@ CASES = {
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 13, "s2": 5}, {"s0": 3, "s1": 1001, "s2": 37},
         {"s0": 1000, "s1": 9, "s2": 23}, {"s0": 2, "s1": 40000, "s2": 40001},
         {"s0": 3, "s1": 50021, "s2": 3}]),
+    "groups_argmax_gather": (case_groups_argmax_gather, [
+        {"s0": 1, "s1": 1, "s2": 1}, {"s0": 7, "s1": 1000, "s2": 64},
+        {"s0": 13, "s1": 3, "s2": 4099}, {"s0": 1, "s1": 50021, "s2": 17},
+        {"s0": 1000, "s1": 31, "s2": 5}, {"s0": 2, "s1": 7, "s2": 100003}]),
     "groups_gather_inner_sum": (case_groups_gather_inner_sum, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 101, "s2": 13},
         {"s0": 5, "s1": 3001, "s2": 4099}, {"s0": 1000, "s1": 7, "s2": 3}]),

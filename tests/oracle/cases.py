@@ -300,6 +300,18 @@ def softmax_argmax(x):  # a classifier's softmax, then the predicted class
     return torch.argmax(torch.softmax(x, dim=-1), dim=-1)
 
 
+def argmax_embedding(x, emb):  # greedy decoding: the predicted class's embedding row
+    return F.embedding(torch.argmax(x, dim=1), emb)
+
+
+def argmax_index_keepdim(x, emb):  # x[..., classes]: a 2-D index (keepdim), then an add
+    return emb[torch.argmax(x, dim=-1, keepdim=True)] + 1.0
+
+
+def argmax_index_select_last(x, t):  # columns picked by each row's argmax (innermost, the 950)
+    return torch.index_select(t, 1, torch.argmax(x, dim=-1))
+
+
 def _ties(*shape, dtype=torch.float32):
     return (torch.randint(-3, 4, shape).float() * 0.5).to(dtype)
 
@@ -419,6 +431,13 @@ CASES = {
     "argmax_rows_fp16": (argmax_rows, lambda: [_ties(5, 3001, dtype=torch.float16)]),
     "softmax_argmax": (softmax_argmax, lambda: [randn(13, 1000)]),
     "argmax_long_rows": (argmax_long_rows, _long_rows),
+    # ArgMax, then a Gather of the rows it picks: one kernel of two groups (the indices cross a
+    # GM workspace, which is where AutoFuse's Gather reads them).
+    "argmax_embedding_fused": (argmax_embedding, lambda: [_ties(13, 1000), randn(1000, 64)]),
+    "argmax_index_keepdim_fused": (argmax_index_keepdim,
+                                   lambda: [_ties(4, 5, 257), randn(257, 33)]),
+    "argmax_index_select_last_fused": (argmax_index_select_last,
+                                       lambda: [_ties(7, 300), randn(5, 300)]),
     "index_select_last_fused": (index_select_last, lambda: [randn(13, 301),
                                                             torch.randint(0, 301, (37,))]),
     "index_last_negative_fused": (index_last_negative,
@@ -443,6 +462,9 @@ FLAGS = {
     "rotary_qk_fused": DATA_MOVEMENT,
     # The default limits (AutoFuse's 64 AscIR nodes and 8 inputs per fused kernel) keep a
     # 50-input cat out of every kernel.
+    "argmax_embedding_fused": DATA_MOVEMENT,
+    "argmax_index_keepdim_fused": DATA_MOVEMENT,
+    "argmax_index_select_last_fused": DATA_MOVEMENT,
     "cat_many_fused": DATA_MOVEMENT + ";--autofuse_max_fusion_size=256;--autofuse_max_input_nums=64",
 }
 
@@ -487,6 +509,19 @@ EXPECT_FUSED = {
     "argmax_long_rows": ["argmax"],
     "index_select_last_fused": ["index_select", "mul"],
     "index_last_negative_fused": ["index", "relu"],
+    "argmax_embedding_fused": ["argmax", "embedding"],
+    "argmax_index_keepdim_fused": ["argmax", "index", "add"],
+    "argmax_index_select_last_fused": ["argmax", "index_select"],
+}
+
+# Ops (of EXPECT_FUSED) whose nodes must all be in one fused kernel, not only each in some kernel:
+# two fused kernels would pass EXPECT_FUSED just as well.
+EXPECT_ONE_KERNEL = {
+    "argmax_embedding_fused": ["argmax", "embedding"],
+    "argmax_index_keepdim_fused": ["argmax", "index", "add"],
+    "argmax_index_select_last_fused": ["argmax", "index_select"],
+    "softmax_argmax": ["argmax", "exp"],
+    "embedding_rmsnorm_fused": ["embedding", "mean", "mul"],
 }
 
 # The profile (`afc --soc`) a case runs and compiles on, other than afc's default (ascend910b):
@@ -494,6 +529,7 @@ EXPECT_FUSED = {
 SOC = {
     "index_select_last_fused": "ascend950",
     "index_last_negative_fused": "ascend950",
+    "argmax_index_select_last_fused": "ascend950",
 }
 
 # The template the tiling must choose for every fused kernel of the case (run_case.py).

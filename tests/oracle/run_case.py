@@ -5,7 +5,8 @@ cases.py, if the case has one, and `--soc` from its SOC entry), whose last line 
 For a case in EXPECT_FUSED, also `afc compile CASE` with the same flags: its report.json must place every node of each listed
 aten op in a fused kernel that compiled (model_nodes[].kernel, kernels[].error_code); for a case
 in EXPECT_TEMPLATE, every fused kernel must also have chosen a case of that template
-(kernels[].tiling.chosen_case).
+(kernels[].tiling.chosen_case); for a case in EXPECT_ONE_KERNEL, the nodes of the listed ops must
+all be in one fused kernel.
 
     run_case.py --case NAME --afc PATH --work DIR [--superkernel] [--made]
     run_case.py --make-all --work DIR
@@ -56,7 +57,7 @@ def make(mod, make_case, name, work):
     shutil.rmtree(out, ignore_errors=True)
     make_case.make_case(fn, make_inputs(), out)
     settings = {k: getattr(mod, k, {}).get(name)
-                for k in ("FLAGS", "SOC", "EXPECT_FUSED", "EXPECT_TEMPLATE")}
+                for k in ("FLAGS", "SOC", "EXPECT_FUSED", "EXPECT_TEMPLATE", "EXPECT_ONE_KERNEL")}
     tmp = out + ".oracle.json.tmp"
     with open(tmp, "w") as f:
         json.dump(settings, f, indent=1)
@@ -114,6 +115,9 @@ def main():
     template = settings.get("EXPECT_TEMPLATE")
     if template:
         missing += check_template(out, template)
+    together = settings.get("EXPECT_ONE_KERNEL")
+    if together:
+        missing += check_one_kernel(out, together)
     for m in missing:
         print("FAIL %s: expected %s" % (args.case, m))
     if not missing:
@@ -148,6 +152,21 @@ def check_fused(args, case_dir, flags, expect):
             missing.append("aten.%s in a fused kernel, found %s"
                            % (op, "; ".join(found) or "no aten.%s node" % op))
     return missing
+
+
+def check_one_kernel(case_dir, ops):
+    """A line when the nodes of `ops` (aten op names) are not all in one fused kernel."""
+    rep = json.load(open(os.path.join(case_dir + ".compile", "report.json")))
+    kernels = {}
+    for n in rep["model_nodes"]:
+        op = n["op"].split(".")[1:2]
+        if op and op[0] in ops:
+            kernels.setdefault(n.get("kernel", ""), []).append(n["name"])
+    if len(kernels) == 1 and "" not in kernels:
+        return []
+    return ["aten.%s in one fused kernel, found %s" % (
+        ", aten.".join(ops),
+        "; ".join("%s in %s" % (", ".join(v), k or "no kernel") for k, v in sorted(kernels.items())))]
 
 
 def check_template(case_dir, template):

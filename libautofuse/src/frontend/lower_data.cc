@@ -1,7 +1,8 @@
 // Lowering rules for data movement (docs/frontend.md, "Data movement"): cat and constant_pad_nd
 // become Concat (a pad is a Concat with filled pieces), the split family becomes Load views of an
 // input or Split nodes of a computed value, and index_select / embedding / gather / index become
-// a Gather reading its params and indices straight from Data.
+// a Gather reading its params and indices straight from Data (or indices a reduction computes).
+#include "autofuse/ir/op_registry.h"
 #include "lowerer.h"
 
 namespace af::frontend::lower_detail {
@@ -177,6 +178,18 @@ int Lowerer::GatherData(const model::Node& n, int value, const char* what) {
   return data;
 }
 
+// Indices a reduction computes in this kernel (argmax's): Gather reads its indices from global
+// memory, so they cross a group boundary (docs/schedule.md, groups), a workspace tensor the
+// reducing group writes and the Gather's group reads, as in AutoFuse's multi-group kernels. A
+// value computed any other way stays VIEW_NOT_FUSIBLE (no group boundary would carry it).
+std::optional<Emitted> Lowerer::ReducedIndices(int value) {
+  const auto src = Source(value);
+  const auto* e = std::get_if<Emitted>(&src);
+  if (e == nullptr || e->node < 0) return std::nullopt;
+  if (!ir::IsReduceOp(g_out_.nodes[static_cast<std::size_t>(e->node)].type)) return std::nullopt;
+  return *e;
+}
+
 void Lowerer::LowerGather(const model::Node& n) {
   const std::string& name = n.op.name;
   auto tensor_arg = [&](std::size_t i, std::string_view kw) {
@@ -237,19 +250,25 @@ void Lowerer::LowerGather(const model::Node& n) {
   }
   if (*axis >= pt.rank()) throw LowerError("UNSUPPORTED_ARG", n.name + ": axis out of range");
   const int pdata = GatherData(n, params, "params");
-  const int idata = GatherData(n, indices, "indices");
+  const std::optional<Emitted> reduced = ReducedIndices(indices);
+  const int idata = reduced ? reduced->node : GatherData(n, indices, "indices");
   if (pdata == idata)
     throw LowerError("UNSUPPORTED_ARG", n.name + ": one tensor as params and indices");
   GatherUse gu;
   gu.params = pdata;
   gu.indices = idata;
+  gu.reduced_indices = reduced.has_value();
   gu.extent = pt.shape[*axis];
   gu.params_shape = pt.shape;
   Layout out;
   for (std::size_t k = 0; k < pt.rank(); ++k) {
     if (k == *axis) {
-      for (const auto& e : xt.shape) {
-        const Dim dd = IsOne(e) ? Dim{} : Dim{NewClass(e), true};
+      for (std::size_t j = 0; j < xt.shape.size(); ++j) {
+        const Expr& e = xt.shape[j];
+        // Computed indices keep their producer's dims (the same loop axes); those of a Data
+        // node get axes of their own.
+        Dim dd = IsOne(e) ? Dim{} : Dim{NewClass(e), true};
+        if (reduced) dd = reduced->layout.at(j).full ? reduced->layout[j] : Dim{};
         gu.index_layout.push_back(dd);
         out.push_back(dd);
       }

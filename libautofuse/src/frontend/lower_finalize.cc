@@ -288,7 +288,7 @@ void Lowerer::SetGatherViews(const std::vector<std::int64_t>& axis_ids) {
       iv.repeats.push_back(out.repeats[a]);
       iv.strides.emplace_back(0);
     }
-    set_view(gu.indices, iv);
+    if (!gu.reduced_indices) set_view(gu.indices, iv);
   }
   for (auto& [data, v] : gather_views) {
     g_out_.nodes[static_cast<std::size_t>(data)].outputs[0] = v;

@@ -134,15 +134,18 @@ class Lowerer {
 
  private:
   // A Gather and the classes of its params dims (docs/ir.md: output = params[:axis] + indices +
-  // params[axis+1:]); its params and indices are read straight from Data nodes.
+  // params[axis+1:]); its params and indices are read straight from Data nodes, or its indices
+  // are a reduction's result (argmax's), which the partition into groups stores to a GM
+  // workspace that the Gather's group reads as a Data node (GROUP_WORKSPACE).
   struct GatherUse {
     int node = -1;
     int params = -1;  // Data nodes
     int indices = -1;
-    std::vector<int> prefix;  // classes of params[:axis]
-    std::vector<int> suffix;  // classes of params[axis+1:]
-    Layout index_layout;      // the indices' dims
-    Expr extent;              // params extent along axis (an axis of its own, no loop)
+    bool reduced_indices = false;  // `indices` is a reduction node
+    std::vector<int> prefix;       // classes of params[:axis]
+    std::vector<int> suffix;       // classes of params[axis+1:]
+    Layout index_layout;           // the indices' dims
+    Expr extent;                   // params extent along axis (an axis of its own, no loop)
     std::vector<Expr> params_shape;
   };
 
@@ -354,6 +357,7 @@ class Lowerer {
   Emitted ConcatOf(const model::Node& n, std::vector<Emitted> in, std::size_t dim, const Expr& size,
                    DType dt);
   int GatherData(const model::Node& n, int value, const char* what);
+  std::optional<Emitted> ReducedIndices(int value);
   // The group's values in `needed` (all when options ask) become Store + Output.
   void AddOutputs(const std::vector<int>& ordered, const std::set<int>& needed, LoweredKernel* k);
   // Every AscIR node's input dtypes are ones its op takes.

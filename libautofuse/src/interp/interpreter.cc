@@ -556,7 +556,23 @@ class Run {
     std::optional<Value> hold_x;
     std::optional<Value> hold_i;
     const Value& x = Operand(n, 0, hold_x);
-    const Value& indices = Operand(n, 1, hold_i);
+    const Value* indices = &Operand(n, 1, hold_i);
+    // Indices a reduction computed here span the params' trailing axes with extent 1: the
+    // index dims are the others (ir::GatherIndexDims); dropping extent-1 dims keeps the layout.
+    const auto tensor = [&](std::size_t k) -> const ir::Tensor& {
+      const ir::InputRef& in = n.inputs.at(k);
+      return g_.nodes.at(static_cast<std::size_t>(in.node))
+          .outputs.at(static_cast<std::size_t>(in.output));
+    };
+    const std::vector<std::size_t> dims = ir::GatherIndexDims(tensor(0), tensor(1));
+    std::optional<Value> trimmed;
+    if (dims.size() != indices->shape.size() && tensor(1).repeats.size() == indices->shape.size()) {
+      trimmed = *indices;
+      trimmed->shape.clear();
+      for (const std::size_t j : dims)
+        trimmed->shape.push_back(indices->shape[j]);
+      indices = &*trimmed;
+    }
     const auto axis = ir::GatherAxis(n, x.shape.size());
     if (!axis) {
       const auto v = n.IntAttr("axis");
@@ -564,7 +580,7 @@ class Run {
                               " is outside the params rank " + std::to_string(x.shape.size())
                         : std::string("attribute 'axis' is missing or not an integer"));
     }
-    return detail::EvalGather(x, indices, *axis, ir::NegativeIndexSupport(n), t.dtype,
+    return detail::EvalGather(x, *indices, *axis, ir::NegativeIndexSupport(n), t.dtype,
                               EvalRepeats(t, b_));
   }
 

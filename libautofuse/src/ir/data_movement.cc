@@ -140,11 +140,23 @@ bool GatherInnermost(const Node& gather) {
   return b != nullptr && *b;
 }
 
+std::vector<std::size_t> GatherIndexDims(const Tensor& params, const Tensor& indices) {
+  std::vector<std::size_t> dims;
+  for (std::size_t j = 0; j < indices.repeats.size(); ++j) {
+    const bool on_params =
+        j < indices.axis.size() &&
+        std::find(params.axis.begin(), params.axis.end(), indices.axis[j]) != params.axis.end();
+    if (!on_params || indices.repeats[j] != Expr(1)) dims.push_back(j);
+  }
+  return dims;
+}
+
 std::vector<Expr> GatherOutputRepeats(const Tensor& params, const Tensor& indices,
                                       std::size_t axis) {
   std::vector<Expr> r(params.repeats.begin(),
                       params.repeats.begin() + static_cast<std::ptrdiff_t>(axis));
-  r.insert(r.end(), indices.repeats.begin(), indices.repeats.end());
+  for (const std::size_t j : GatherIndexDims(params, indices))
+    r.push_back(indices.repeats[j]);
   r.insert(r.end(), params.repeats.begin() + static_cast<std::ptrdiff_t>(axis) + 1,
            params.repeats.end());
   return r;

@@ -76,6 +76,22 @@ ir::Tensor WorkspaceView(const ir::Tensor& t) {
   return v;
 }
 
+// A reduction's result read as a Gather's indices (argmax, then a gather of its rows): the
+// workspace view keeps only the index dims (ir::GatherIndexDims: the reduction spans the params'
+// trailing axes with extent 1, and those are dropped).
+ir::Tensor IndexView(const Graph& g, const Node& gather, const ir::Tensor& ws) {
+  const ir::Tensor& params =
+      g.nodes.at(static_cast<std::size_t>(gather.inputs.at(0).node)).outputs.at(0);
+  ir::Tensor v;
+  v.dtype = ws.dtype;
+  for (const std::size_t j : ir::GatherIndexDims(params, ws)) {
+    v.axis.push_back(ws.axis[j]);
+    v.repeats.push_back(ws.repeats[j]);
+    v.strides.push_back(ws.strides[j]);
+  }
+  return v;
+}
+
 class Partitioner {
  public:
   explicit Partitioner(const Graph& g) : g_(g), phase_(g.nodes.size(), 0) {}
@@ -253,14 +269,17 @@ class Partitioner {
       names.insert(g_.nodes[static_cast<std::size_t>(i)].name);
     // Workspace reads first (their Data/Load nodes), in workspace order.
     for (const int i : needed) {
-      const bool gather = g_.nodes[static_cast<std::size_t>(i)].type == "Gather";
-      for (const auto& in : g_.nodes[static_cast<std::size_t>(i)].inputs) {
+      const Node& reader = g_.nodes[static_cast<std::size_t>(i)];
+      const bool gather = reader.type == "Gather";
+      for (std::size_t k = 0; k < reader.inputs.size(); ++k) {
+        const ir::InputRef& in = reader.inputs[k];
         const auto u = static_cast<std::size_t>(in.node);
         const std::tuple<int, int, int> key{gather ? i : -1, in.node, in.output};
         if (!IsCut(g_.nodes[u]) || phase_[u] == q || ws_at.contains(key)) continue;
         const int w = ws_of_.at({in.node, in.output});
-        const ir::Tensor view =
+        ir::Tensor view =
             WorkspaceView(g_.nodes[u].outputs.at(static_cast<std::size_t>(in.output)));
+        if (gather && k == 1) view = IndexView(g_, reader, view);
         Node d;
         d.name = Fresh(names, "workspace" + std::to_string(w));
         d.type = "Data";

@@ -150,6 +150,27 @@ TEST(ValidateDataMovement, HelpersFindTheMovedDim) {
             gat.nodes[2].outputs[0].repeats);
 }
 
+// Indices read from a Data node index with every dim; a reduction's result (argmax, then a
+// gather of rows) spans the params' trailing axis with extent 1, and that dim does not index.
+TEST(ValidateDataMovement, GatherIndexDimsDropTheReductionsParamsAxes) {
+  const Graph gat = MoveFixture("gather.graph.txt");
+  const Tensor& params = gat.nodes[0].outputs[0];
+  const Tensor& data_indices = gat.nodes[1].outputs[0];
+  EXPECT_EQ(GatherIndexDims(params, data_indices).size(), data_indices.repeats.size());
+  ASSERT_GE(params.axis.size(), 2u);
+  Tensor reduced = data_indices;  // the indices' axes, then the params' last axis with extent 1
+  reduced.axis.push_back(params.axis.back());
+  reduced.repeats.emplace_back(1);
+  reduced.strides.emplace_back(0);
+  std::vector<std::size_t> want(data_indices.repeats.size());
+  for (std::size_t j = 0; j < want.size(); ++j)
+    want[j] = j;
+  EXPECT_EQ(GatherIndexDims(params, reduced), want);
+  EXPECT_EQ(GatherOutputRepeats(params, reduced, 0), gat.nodes[2].outputs[0].repeats);
+  reduced.repeats.back() = sym::Expr(7);  // an extent there is an index dim: the rank shows it
+  EXPECT_EQ(GatherIndexDims(params, reduced).size(), want.size() + 1);
+}
+
 TEST(ValidateDataMovement, DamagedGraphsGetClearDiagnostics) {
   struct Case {
     const char* file;

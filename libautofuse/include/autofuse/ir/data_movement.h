@@ -67,7 +67,12 @@ bool NegativeIndexSupport(const Node& gather);
 // Whether the schedule turned `gather` into an innermost-dim Gather (normalize: its params' rows
 // loaded whole into UB, elements picked by the vector Gather; attr gather_innermost).
 bool GatherInnermost(const Node& gather);
-// The output repeats Gather produces from its params and indices views.
+// The dims of a Gather's indices view that index: every dim of indices read from a Data node
+// (their view is over the index axes alone), and for indices a reduction computes in the kernel
+// (argmax, then a gather of rows: a multi-group kernel) the dims not on a params axis with
+// extent 1 (the reduction's loop nest also spans the params' trailing axes, with extent 1).
+std::vector<std::size_t> GatherIndexDims(const Tensor& params, const Tensor& indices);
+// The output repeats Gather produces from its params and indices views (GatherIndexDims').
 std::vector<Expr> GatherOutputRepeats(const Tensor& params, const Tensor& indices,
                                       std::size_t axis);
 
