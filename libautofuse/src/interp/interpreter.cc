@@ -15,6 +15,7 @@
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/support/error.h"
+#include "conv.h"
 #include "data_movement.h"
 #include "elementwise.h"
 #include "math_ops.h"
@@ -448,6 +449,10 @@ class Run {
       slot = std::make_shared<Value>(MatMul(n));
       return;
     }
+    if (ir::IsConvOp(def.code)) {
+      slot = std::make_shared<Value>(Conv2D(n));
+      return;
+    }
     const ir::Tensor& t = Out0(n);
     const std::vector<std::int64_t> shape = EvalRepeats(t, b_);
     std::vector<const Value*> ins;
@@ -602,6 +607,27 @@ class Run {
     const Value* bias = m->bias ? &Operand(n, 2, hb) : nullptr;
     const ir::Tensor& t = Out0(n);
     return detail::EvalMatMul(*m, x1, x2, bias, t.dtype, EvalRepeats(t, b_));
+  }
+
+  // A convolution (ir/conv.h); operands as for MatMul. The Offset variants, offset_x and
+  // enable_hf32 are refused as there.
+  Value Conv2D(const ir::Node& n) const {
+    std::string error;
+    const auto c = ir::ReadConv2D(n, &error);
+    if (!c) throw EvalError(error);
+    if (const std::string code = ir::ConvRefusal(*c); code != "CUBE_CONV_UNSUPPORTED") {
+      throw EvalError(code + ": " + n.type +
+                      (c->offset ? " (int8 weight offsets)" : " with offset_x or enable_hf32") +
+                      " is not supported by the interpreter");
+    }
+    std::optional<Value> hx;
+    std::optional<Value> hf;
+    std::optional<Value> hb;
+    const Value& x = Operand(n, 0, hx);
+    const Value& f = Operand(n, 1, hf);
+    const Value* bias = c->bias ? &Operand(n, 2, hb) : nullptr;
+    const ir::Tensor& t = Out0(n);
+    return detail::EvalConv2D(*c, x, f, bias, t.dtype, EvalRepeats(t, b_));
   }
 
   Value PadLike(const ir::Node& n, bool pad) const {

@@ -240,6 +240,28 @@ void AddCubeOps(std::vector<OpDef>& ops) {
     d.same_input_dtypes = false;
     ops.push_back(d);
   }
+  // Conv2D[Bias][Offset]: x, filter (T1), optional bias (T2) and offset_w (int8), output y (T2);
+  // ir::CheckConv2D checks dtypes and shapes. Codegen has no convolution template.
+  const std::vector<std::string> conv_attrs = {"strides",     "pads",     "dilations",
+                                               "groups",      "has_relu", "pad_mode",
+                                               "data_format", "offset_x", "enable_hf32"};
+  const std::vector<std::pair<OpCode, const char*>> convs = {
+      {OpCode::kConv2D, "Conv2D"},
+      {OpCode::kConv2DBias, "Conv2DBias"},
+      {OpCode::kConv2DOffset, "Conv2DOffset"},
+      {OpCode::kConv2DOffsetBias, "Conv2DOffsetBias"}};
+  for (const auto& [code, type] : convs) {
+    const std::string t = type;
+    std::vector<std::string> inputs = {"x", "filter"};
+    if (t.find("Bias") != std::string::npos) inputs.emplace_back("bias");
+    if (t.find("Offset") != std::string::npos) inputs.emplace_back("offset_w");
+    OpDef d = Def(code, type, CT::kCube, inputs);
+    d.attrs = conv_attrs;
+    d.out_rule = DTypeRule::kDeclared;
+    d.same_input_dtypes = false;
+    d.codegen_refusal = "CUBE_CONV_UNSUPPORTED";
+    ops.push_back(d);
+  }
 }
 
 std::vector<OpDef> MakeOps() {

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "autofuse/ir/conv.h"
 #include "autofuse/ir/cube.h"
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
@@ -234,6 +235,10 @@ class Checker {
       default:
         if (IsCubeOp(op.code)) {
           for (const std::string& e : CheckMatMul(g_, n))
+            Error(node, e);
+        }
+        if (IsConvOp(op.code)) {
+          for (const std::string& e : CheckConv2D(g_, n))
             Error(node, e);
         }
         return;

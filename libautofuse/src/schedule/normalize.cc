@@ -12,6 +12,7 @@
 
 #include "af_tiling/elementwise.h"
 #include "autofuse/ir/axis_algebra.h"
+#include "autofuse/ir/conv.h"
 #include "autofuse/ir/cube.h"
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
@@ -953,6 +954,13 @@ struct NormalizeState {
 // generated yet, so a cube op runs outside fused kernels.
 [[noreturn]] void RefuseCube(const ir::Node& n) {
   std::string error;
+  if (const ir::OpDef* op = ir::FindOp(n.type); op != nullptr && ir::IsConvOp(op->code)) {
+    const auto c = ir::ReadConv2D(n, &error);
+    if (!c) throw ScheduleError("CUBE_BAD_ATTR", "node '" + n.name + "': " + error);
+    throw ScheduleError(ir::ConvRefusal(*c), "node '" + n.name + "' (" + n.type +
+                                                 ") is a convolution: no fused " +
+                                                 "kernel takes one (docs/ir.md, \"Cube ops\")");
+  }
   const auto m = ir::ReadMatMul(n, &error);
   if (!m) throw ScheduleError("CUBE_BAD_ATTR", "node '" + n.name + "': " + error);
   if (const auto code = ir::CubeRefusal(*m)) {

@@ -89,7 +89,7 @@ TEST(Text, OurFixtureParsesAndValidates) {
 
 TEST(Text, DataMovementFixturesParseValidateAndRoundTrip) {
   const auto files = af::test::FilesUnder(af::test::OurFixtures() / "ir", {".graph.txt"});
-  EXPECT_EQ(files.size(), 6u);  // concat, gather, matmul, pad, split, transpose
+  EXPECT_EQ(files.size(), 7u);  // concat, conv2d, gather, matmul, pad, split, transpose
   for (const auto& p : files) {
     SCOPED_TRACE(p.string());
     const Graph g = ParseText(af::test::ReadFile(p), p.string());

@@ -26,6 +26,7 @@
 
 namespace af::ir {
 
+// The MatMul family (MatMul*, BatchMatMul*); the convolutions are ir::IsConvOp (ir/conv.h).
 bool IsCubeOp(OpCode c);
 
 struct MatMulInfo {

@@ -184,6 +184,12 @@ enum class OpCode : std::uint16_t {
   kBatchMatMulBias,
   kBatchMatMulOffset,
   kBatchMatMulOffsetBias,
+  // Convolutions (autofuse/ir/conv.h): registered, validated and interpreted; no fused kernel
+  // takes them (CUBE_CONV_UNSUPPORTED).
+  kConv2D,
+  kConv2DBias,
+  kConv2DOffset,
+  kConv2DOffsetBias,
 };
 
 // How the output dtype follows from the inputs.
