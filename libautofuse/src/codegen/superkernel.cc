@@ -210,11 +210,14 @@ void EmitCombinedSolve(const SuperContext& sc, std::ostringstream& o) {
   o << "static_assert(offsetof(" << kSuperTilingStruct
     << ", member_offset) == " << kSuperMemberOffsetsAt
     << ", \"the runner reads member_offset there\");\n\n";
-  o << "extern \"C\" AF_TILING_EXPORT int " AF_COMPUTE_TILING_SYMBOL
+  o << "extern \"C\" AF_TILING_EXPORT int " AF_COMPUTE_GROUP_TILING_SYMBOL
        "(const int64_t* syms, uint32_t nsyms, uint32_t core_num, uint64_t ub_size, "
-       "int32_t forced_case, int32_t forced_template, void* out, uint64_t out_size) {\n";
+       "const int32_t* forced_cases, uint32_t n_forced, int32_t forced_template, void* out, "
+       "uint64_t out_size) {\n";
   o << "  if (nsyms != " << sc.symbols.size()
     << "u || out == nullptr || out_size < kSuperTilingBytes) return -1;\n";
+  o << "  if ((n_forced != 0u && n_forced != " << n
+    << "u) || (n_forced != 0u && forced_cases == nullptr)) return -1;\n";
   o << "  (void)syms;\n";
   o << "  uint8_t* base = static_cast<uint8_t*>(out);\n";
   o << "  for (uint64_t i = 0; i < kSuperTilingBytes; ++i) base[i] = 0;\n";
@@ -234,8 +237,8 @@ void EmitCombinedSolve(const SuperContext& sc, std::ostringstream& o) {
     if (ctx.symbols.empty()) o << "0";
     o << "};\n";
     o << "    const int rc = " << Ns(i) << "::af_solve_tiling(s, " << ctx.symbols.size()
-      << "u, core_num, ub_size, forced_case, forced_template, base + off, sizeof(" << Ns(i)
-      << "::AutofuseTilingData));\n";
+      << "u, core_num, ub_size, n_forced != 0u ? forced_cases[" << I
+      << "] : -1, forced_template, base + off, sizeof(" << Ns(i) << "::AutofuseTilingData));\n";
     o << "    if (rc != 0) return rc;\n";
     o << "    const " << Ns(i) << "::AutofuseTilingData* t = reinterpret_cast<const " << Ns(i)
       << "::AutofuseTilingData*>(base + off);\n";
@@ -258,6 +261,15 @@ void EmitCombinedSolve(const SuperContext& sc, std::ostringstream& o) {
   }
   o << "  h->block_dim = block_dim;\n  h->tiling_key = 0;\n";
   o << "  h->ub_bytes = ub;\n  h->workspace_bytes = static_cast<int64_t>(ws);\n  return 0;\n}\n\n";
+  o << "extern \"C\" AF_TILING_EXPORT int " AF_COMPUTE_TILING_SYMBOL
+       "(const int64_t* syms, uint32_t nsyms, uint32_t core_num, uint64_t ub_size, "
+       "int32_t forced_case, int32_t forced_template, void* out, uint64_t out_size) {\n";
+  o << "  const int32_t forced[" << n << "] = {";
+  for (std::size_t i = 0; i < n; ++i)
+    o << (i != 0u ? ", " : "") << "forced_case";
+  o << "};\n";
+  o << "  return " AF_COMPUTE_GROUP_TILING_SYMBOL "(syms, nsyms, core_num, ub_size, forced, " << n
+    << "u, forced_template, out, out_size);\n}\n\n";
 }
 
 std::string TilingSourceOf(const SuperContext& sc) {

@@ -96,8 +96,9 @@ constexpr std::array kTable = {
   FlagSpec{"force_schedule_result", K::kInt, "", 0, 100, "", "AUTOFUSE_DFX_FLAGS", kTiling,
            "use this template (schedule result) index", "", false},
   FlagSpec{"force_tiling_case", K::kCase, "", 0, 0, "", "AUTOFUSE_DFX_FLAGS", kTiling,
-           "use this tiling case: N, N_R or gG_N[_R],... (our kernels have one group, g0)", "",
-           false},
+           "use this tiling case: N (every group), N_R, or gG_N[_R],... per group of a "
+           "multi-group kernel",
+           "", false},
   FlagSpec{"force_template_op_name", K::kText, "", 0, 0, "", "AUTOFUSE_DFX_FLAGS", kTiling,
            "AutoFuse's template forcing by operator name",
            "our templates are indexed per kernel, not named by operator: use "

@@ -36,6 +36,8 @@ void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const O
   std::vector<schedule::ScheduleResult> scheds = schedule::ScheduleGroups(
       partition, profile, settings.schedule, schedule::StageDump(options.dump));
   times->schedule += Ms(t0, Clock::now());
+  // --force_tiling_case per group (gG_N items; a plain N forces every group)
+  const std::vector<int> forced = ForcedGroupCases(options, scheds.size());
   for (std::size_t q = 0; q < scheds.size(); ++q) {
     KernelGroup g;
     g.group = partition.groups[q];
@@ -45,8 +47,9 @@ void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const O
     t0 = Clock::now();
     if (AllBound(att::KernelSymbols(g.schedule), options.bindings)) {
       try {
-        g.tiling = att::Solve(g.schedule, options.bindings, profile, settings.forced_case,
-                              settings.forced_template, settings.tiling.solver);
+        g.tiling =
+            att::Solve(g.schedule, options.bindings, profile, forced.empty() ? -1 : forced[q],
+                       settings.forced_template, settings.tiling.solver);
       } catch (const InputError& e) {
         times->tiling += Ms(t0, Clock::now());
         if (settings.no_tiling == NoTiling::kAbort) throw;

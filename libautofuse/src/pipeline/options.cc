@@ -41,6 +41,43 @@ std::string CaseIndexText(const std::string& spec) {
 
 }  // namespace
 
+std::vector<int> ForcedGroupCases(const Options& o, std::size_t groups) {
+  const auto it = o.flags.find("force_tiling_case");
+  if (it == o.flags.end() || Trim(it->second).empty()) return {};
+  const auto bad = [&](const std::string& why) {
+    return InputError({}, "--force_tiling_case=" + it->second + ": " + why);
+  };
+  const auto index = [&](const std::string& text) {
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+      throw bad("'" + text + "' is not an index");
+    return std::stoi(text);
+  };
+  int all = -1;
+  std::vector<int> own(groups, -1);
+  std::stringstream ss(it->second);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    part = Trim(part);
+    if (part.size() > 2 && part.ends_with("_R")) part.resize(part.size() - 2);
+    if (part.rfind('g', 0) != 0) {
+      all = index(part);
+      continue;
+    }
+    const auto us = part.find('_');
+    if (us == std::string::npos) throw bad("'" + part + "' is not gG_N");
+    const int g = index(part.substr(1, us - 1));
+    if (static_cast<std::size_t>(g) >= groups) {
+      throw bad("group " + std::to_string(g) + ", but the kernel has " + std::to_string(groups) +
+                " group(s)");
+    }
+    own[static_cast<std::size_t>(g)] = index(part.substr(us + 1));
+  }
+  for (int& c : own)
+    if (c < 0) c = all;
+  return own;
+}
+
 int IndexFlag(const Options& o, const char* name, const char* what) {
   const auto it = o.flags.find(name);
   if (it == o.flags.end() || it->second.empty()) return -1;

@@ -92,8 +92,8 @@ std::vector<data::HostArray> Inputs(const Kernel& k, const Options& options,
 // A multi-group kernel's tiling data holds each group's struct at member_offset[i]: each group's
 // key and block_dim must be the in-process solver's for that group.
 void CheckGroupTilings(const Kernel& k, const Options& options,
-                       const std::vector<std::uint8_t>& tiling, int forced, int forced_template,
-                       RunResult* res) {
+                       const std::vector<std::uint8_t>& tiling, const std::vector<int>& forced,
+                       int forced_template, RunResult* res) {
   const hw::Profile& profile = hw::GetProfile(options.soc);
   const auto solver = att::SolverOptionsFrom(options.flags, profile);
   res->group_keys.clear();
@@ -105,8 +105,9 @@ void CheckGroupTilings(const Kernel& k, const Options& options,
     AfTilingHeader h{};
     if (off + sizeof h > tiling.size()) throw std::runtime_error("tiling data too short");
     std::memcpy(&h, tiling.data() + off, sizeof h);
-    const att::TilingDecision d = att::Solve(k.groups[i].schedule, options.bindings, profile,
-                                             forced, forced_template, solver);
+    const att::TilingDecision d =
+        att::Solve(k.groups[i].schedule, options.bindings, profile,
+                   forced.empty() ? -1 : forced.at(i), forced_template, solver);
     if (static_cast<int>(h.tiling_key) != d.chosen || h.block_dim != d.solution.block_dim) {
       throw std::runtime_error("group " + std::to_string(i) + ": generated tiling (case " +
                                std::to_string(h.tiling_key) + ", block_dim " +
@@ -134,11 +135,27 @@ std::vector<std::uint8_t> Tiling(const Kernel& k, const Options& options, RunRes
   for (const auto& s : k.code.symbols)
     syms.push_back(options.bindings.at(s));
   std::vector<std::uint8_t> tiling(size_fn(), 0);
-  const int forced = IndexFlag(options, "force_tiling_case", "a case index");
   const int forced_template = IndexFlag(options, "force_schedule_result", "a template index");
-  const int rc = tiling_fn(syms.data(), static_cast<std::uint32_t>(syms.size()),
-                           profile.vector_cores, static_cast<std::uint64_t>(profile.ub_bytes),
-                           forced, forced_template, tiling.data(), tiling.size());
+  // A multi-group kernel takes a forced case per group (--force_tiling_case=gG_N,...).
+  const std::vector<int> group_forced =
+      k.MultiGroup() ? ForcedGroupCases(options, k.groups.size()) : std::vector<int>{};
+  const int forced = k.MultiGroup() ? -1 : IndexFlag(options, "force_tiling_case", "a case index");
+  int rc = 0;
+  if (k.MultiGroup()) {
+    auto* group_fn =
+        reinterpret_cast<AfComputeGroupTilingFn>(k.library->Symbol(AF_COMPUTE_GROUP_TILING_SYMBOL));
+    if (group_fn == nullptr)
+      throw std::runtime_error("multi-group kernel has no " AF_COMPUTE_GROUP_TILING_SYMBOL);
+    std::vector<std::int32_t> cases(group_forced.begin(), group_forced.end());
+    rc = group_fn(syms.data(), static_cast<std::uint32_t>(syms.size()), profile.vector_cores,
+                  static_cast<std::uint64_t>(profile.ub_bytes), cases.data(),
+                  static_cast<std::uint32_t>(cases.size()), forced_template, tiling.data(),
+                  tiling.size());
+  } else {
+    rc = tiling_fn(syms.data(), static_cast<std::uint32_t>(syms.size()), profile.vector_cores,
+                   static_cast<std::uint64_t>(profile.ub_bytes), forced, forced_template,
+                   tiling.data(), tiling.size());
+  }
   if (rc != 0) {
     throw InputError({}, "the tiling function found no tiling (code " + std::to_string(rc) + ")");
   }
@@ -146,7 +163,7 @@ std::vector<std::uint8_t> Tiling(const Kernel& k, const Options& options, RunRes
   std::memcpy(&header, tiling.data(), sizeof header);
   const auto solver = att::SolverOptionsFrom(options.flags, profile);
   if (k.MultiGroup()) {
-    CheckGroupTilings(k, options, tiling, forced, forced_template, res);
+    CheckGroupTilings(k, options, tiling, group_forced, forced_template, res);
     res->block_dim = header.block_dim;
     return tiling;
   }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "autofuse/pipeline/options.h"
+#include "autofuse/support/error.h"
 
 namespace af::pipeline {
 namespace {
@@ -127,6 +128,31 @@ TEST(FlagTable, ForcedCaseSpecNamesGroupZerosCase) {
   EXPECT_EQ(idx("g0_1,g1_2_R"), 1);
   EXPECT_EQ(idx("g1_2,g0_4_R"), 4);
   EXPECT_EQ(idx("g1_2"), -1);  // no entry for our one group: not forced
+}
+
+TEST(FlagTable, ForcedCaseSpecPerGroupOfAMultiGroupKernel) {
+  Options o;
+  const auto cases = [&o](const std::string& spec) {
+    o.flags["force_tiling_case"] = spec;
+    return ForcedGroupCases(o, 3);
+  };
+  EXPECT_EQ(cases("2"), (std::vector<int>{2, 2, 2}));
+  EXPECT_EQ(cases("g1_4_R"), (std::vector<int>{-1, 4, -1}));
+  EXPECT_EQ(cases("g0_1, g2_0"), (std::vector<int>{1, -1, 0}));
+  EXPECT_EQ(cases("5,g1_0"), (std::vector<int>{5, 0, 5}));  // a plain N: the groups left over
+  EXPECT_EQ(cases(""), (std::vector<int>{}));
+  o.flags.erase("force_tiling_case");
+  EXPECT_TRUE(ForcedGroupCases(o, 3).empty());
+  for (const char* bad : {"g3_1", "g1", "gx_1", "g1_y", "-1"}) {
+    o.flags["force_tiling_case"] = bad;
+    EXPECT_THROW(ForcedGroupCases(o, 3), InputError) << bad;
+  }
+  o.flags["force_tiling_case"] = "g3_1";
+  try {
+    ForcedGroupCases(o, 3);
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("group 3, but the kernel has 3 group(s)"));
+  }
 }
 
 TEST(FlagTable, DocsCliCarriesTheGeneratedTable) {

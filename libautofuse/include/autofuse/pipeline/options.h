@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "autofuse/codegen/codegen.h"
 #include "autofuse/hw/profile.h"
@@ -36,6 +37,12 @@ codegen::TilingOptions TilingOptionsFrom(const Options& o, const hw::Profile& pr
 // A non-negative index flag (`--force_tiling_case`, `--force_schedule_result`); -1 when unset.
 // Throws af::InputError naming the flag and `what` it must be.
 int IndexFlag(const Options& o, const char* name, const char* what);
+
+// `--force_tiling_case` for a kernel of `groups` schedule groups (AutoFuse's spec: items `N`,
+// `N_R`, `gG_N`, `gG_N_R`, comma-separated): the case each group is forced to, -1 where none. A
+// plain `N` forces every group that has no `gG_` item of its own. Empty when the flag is unset.
+// Throws af::InputError for a malformed item or a group the kernel does not have.
+std::vector<int> ForcedGroupCases(const Options& o, std::size_t groups);
 
 // Parses "--key=value;--k2=v2" (also "key=value", spaces around '=' allowed) into `flags`.
 // Throws af::InputError on a malformed entry.

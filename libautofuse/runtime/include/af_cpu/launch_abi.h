@@ -86,6 +86,15 @@ typedef int (*AfComputeTilingFn)(const int64_t* syms, uint32_t nsyms, uint32_t c
 typedef int (*AfComputeTilingCaseFn)(const int64_t* syms, uint32_t nsyms, uint32_t core_num,
                                      uint64_t ub_size, int32_t forced_case, void* out,
                                      uint64_t out_size);
+/* Kernels of several groups or members (multi-group kernels, super kernels: codegen/superkernel.cc)
+ * also export this: forced_cases[i] (-1: the solver's choice) forces group / member i's tiling
+ * case (--force_tiling_case=gG_N,...); n_forced is their number (the kernel's groups) or 0 (none
+ * forced). af_compute_tiling_t(..., forced_case, ...) forces every group to forced_case. */
+#define AF_COMPUTE_GROUP_TILING_SYMBOL "af_compute_group_tiling"
+typedef int (*AfComputeGroupTilingFn)(const int64_t* syms, uint32_t nsyms, uint32_t core_num,
+                                      uint64_t ub_size, const int32_t* forced_cases,
+                                      uint32_t n_forced, int32_t forced_template, void* out,
+                                      uint64_t out_size);
 typedef uint64_t (*AfTilingDataSizeFn)(void);
 typedef uint64_t (*AfWorkspaceBytesFn)(const void* tiling); /* GM workspace the tiling needs */
 typedef uint32_t (*AfNumSymbolsFn)(void);
