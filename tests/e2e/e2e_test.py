@@ -154,6 +154,16 @@ def case_softmax_fp16(rng, b):
     return [x], [(e / e.sum(axis=1, keepdims=True)).astype(np.float16)]
 
 
+def case_softmax_op(rng, b):
+    # AscIR's V2 Softmax node (expanded by the schedule), then a per-row scale.
+    x = rnd(rng, (b["s0"], b["s1"]), -4, 4).astype(np.float16)
+    w = rnd(rng, (b["s0"], 1)).astype(np.float16)
+    v = f64(x)
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    p = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return [x, flat(w, 2)], [(f64(p) * f64(w)).astype(np.float16)]
+
+
 def case_groups_rowcol(rng, b):
     # Multi-group: row means (a row group), then column sums of the centred rows (a column group).
     x = rnd(rng, (b["s0"], b["s1"]))
@@ -658,6 +668,7 @@ CASES = {
     "all_ar": (logical_case("all"), SHAPES_AR[:4] + SHAPES_AR[5:]),
     "sq_and_sum": (case_sq_and_sum, SHAPES_AR),
     "softmax_fp16": (case_softmax_fp16, SHAPES_NORM),
+    "softmax_op": (case_softmax_op, SHAPES_NORM),
     "groups_rowcol": (case_groups_rowcol, SHAPES_GROUPS),
     "groups_softmax_colsum": (case_groups_softmax_colsum, SHAPES_GROUPS),
     "groups_concat_softmax": (case_groups_concat_softmax, SHAPES_GROUPS_CAT2),

@@ -458,6 +458,14 @@ class Run {
     std::vector<const Value*> ins;
     for (std::size_t s = 0; s < n.inputs.size(); ++s)
       ins.push_back(&In(n, s));
+    if (def.code == OpCode::kSoftmax) {
+      if (ins[0]->shape != shape) {
+        throw EvalError("input shape " + ShapeString(ins[0]->shape) + " and output shape " +
+                        ShapeString(shape) + " differ (Softmax keeps the shape)");
+      }
+      slot = std::make_shared<Value>(detail::EvalSoftmax(*ins[0], t.dtype));
+      return;
+    }
     if (def.compute == ir::ComputeType::kReduce) {
       const std::vector<std::int64_t> strides = EvalStrides(t, b_);
       const Value& x = *ins[0];

@@ -1,9 +1,11 @@
 // Keep-dim reductions: one pass over the input, accumulating into a dense output-sized buffer.
 #include "reduce.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "strided_counter.h"
 
@@ -142,6 +144,30 @@ Value EvalReduce(ir::OpCode code, const Value& in, const std::vector<bool>& redu
   }
   for (std::size_t k = 0; k < nout; ++k)
     out.PutInt(static_cast<std::int64_t>(k), acc[k]);
+  return out;
+}
+
+Value EvalSoftmax(const Value& in, ir::DType out_dtype) {
+  Value out = MakeValue(out_dtype, in.shape);
+  const std::int64_t n = in.shape.empty() ? 1 : in.shape.back();
+  if (n == 0) return out;
+  const std::int64_t rows = in.numel() / n;
+  std::vector<double> e(static_cast<std::size_t>(n));
+  for (std::int64_t r = 0; r < rows; ++r) {
+    double m = -std::numeric_limits<double>::infinity();
+    for (std::int64_t j = 0; j < n; ++j) {
+      const double v = in.F(r * n + j);
+      m = std::isnan(v) || std::isnan(m) ? std::numeric_limits<double>::quiet_NaN()
+                                         : std::max(m, v);
+    }
+    double sum = 0.0;
+    for (std::int64_t j = 0; j < n; ++j) {
+      e[static_cast<std::size_t>(j)] = std::exp(in.F(r * n + j) - m);
+      sum += e[static_cast<std::size_t>(j)];
+    }
+    for (std::int64_t j = 0; j < n; ++j)
+      out.PutDouble(r * n + j, e[static_cast<std::size_t>(j)] / sum);
+  }
   return out;
 }
 

@@ -118,6 +118,11 @@ void AppendV1Ops(std::vector<OpDef>& ops) {
   }
   ops[ops.size() - 2].codegen_refusal = "ARGMAX_MULTI_PHASE";
   ops.back().codegen_refusal = "ARGMAX_MULTI_PHASE";
+  // Softmax (V2 only): y = softmax(x) along x's innermost axis, y keeps x's shape. AutoFuse
+  // registers integer dtypes too; a softmax is a probability, so the registry takes floats.
+  OpDef softmax = Reduce(OpCode::kSoftmax, "Softmax", kFloats);
+  softmax.in_v1 = false;
+  ops.push_back(softmax);
 }
 
 // The 950 (V2) math set of issue 22: AutoFuse registers these for the 950 only; we run them on

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "autofuse/ir/data_movement.h"
+#include "expand_softmax.h"
 #include "node_kinds.h"
 
 namespace af::schedule {
@@ -430,7 +431,16 @@ class Partitioner {
 }  // namespace
 
 GroupPartition PartitionGroups(const ir::Graph& hint) {
-  return Partitioner(hint).Run();
+  if (std::none_of(hint.nodes.begin(), hint.nodes.end(),
+                   [](const Node& n) { return n.type == "Softmax"; }))
+    return Partitioner(hint).Run();
+  // Softmax nodes as the reductions they are made of: their Max and Sum join the phases.
+  ir::Graph g = hint;
+  std::vector<Decision> expanded;
+  ExpandSoftmax(g, &expanded);
+  GroupPartition p = Partitioner(g).Run();
+  if (!p.groups.empty()) p.decisions.insert(p.decisions.begin(), expanded.begin(), expanded.end());
+  return p;
 }
 
 namespace {

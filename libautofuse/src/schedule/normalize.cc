@@ -1,5 +1,6 @@
 // Normalisation of a hint graph before scheduling: after validation, a plain list of named passes
-// (kPasses, at the end), each followed by an optional dump: drop dangling nodes, fold transposes
+// (kPasses, at the end), each followed by an optional dump: expand Softmax nodes, drop dangling
+// nodes, fold transposes
 // and splits into the loads they read, rewrite gathers, find the one loop nest, compute logical
 // reductions and fp16/bf16 in fp32, make implicit broadcasts explicit, drop size-1 axes, merge
 // axes contiguous in every tensor, renumber axes, turn concats into stores where possible.
@@ -20,6 +21,7 @@
 #include "autofuse/ir/validate.h"
 #include "autofuse/schedule/schedule.h"
 #include "cast_chain.h"
+#include "expand_softmax.h"
 
 namespace af::schedule {
 namespace {
@@ -1233,7 +1235,8 @@ struct NormalizePass {
 };
 
 // The passes, in order.
-constexpr std::array<NormalizePass, 15> kPasses = {{
+constexpr std::array<NormalizePass, 16> kPasses = {{
+    {"expand_softmax", [](NormalizeState& st) { ExpandSoftmax(st.g, st.d); }},
     {"drop_dangling", [](NormalizeState& st) { st.g = DropDangling(st.g, st.d); }},
     {"sort_topo", [](NormalizeState& st) { SortTopo(st.g); }},
     {"fold_transposes", [](NormalizeState& st) { FoldTransposes(st.g, st.d); }},
@@ -1268,6 +1271,7 @@ std::vector<std::string_view> NormalizePassNames() {
 Graph PrecisionGraph(const Graph& hint, const ScheduleOptions& options) {
   Graph g = hint;
   std::vector<Decision> decisions;  // the schedule records them; here they are not needed
+  ExpandSoftmax(g, &decisions);
   LogicalReductionsAsFloat(g, &decisions);
   if (options.upcast_half) Upcast(g, &decisions, options.keep_precision);
   SplitCasts(g, &decisions);

@@ -130,7 +130,7 @@ ScheduleResult Schedule(const ir::Graph& hint, const hw::Profile& profile,
   ScheduleResult r;
   r.graph = Normalize(hint, options, &r.decisions, dump);
   const Graph& g = r.graph;
-  RecordAutofuseRefusals(g, profile, &r.decisions);
+  RecordAutofuseRefusals(hint, profile, &r.decisions);  // the nodes as written (a Softmax)
   CheckInnermostGathers(g, profile);
   CheckGraph(r);
   for (const auto& a : g.axes)

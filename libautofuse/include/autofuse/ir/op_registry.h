@@ -190,6 +190,9 @@ enum class OpCode : std::uint16_t {
   kConv2DBias,
   kConv2DOffset,
   kConv2DOffsetBias,
+  // AscIR's V2 Softmax (a reduce-typed op whose output keeps the input's shape: softmax along the
+  // innermost axis); the schedule expands it (schedule/expand_softmax.h).
+  kSoftmax,
 };
 
 // How the output dtype follows from the inputs.
