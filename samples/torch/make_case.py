@@ -46,12 +46,30 @@ DTYPE_CODES = {
 }
 
 
+def _number_degree(op):
+    """torch.special's orthogonal polynomials with a Python-number degree n: torch 1.13's make_fx
+    hands the number to the Tensor overload and fails (its n_scalar overloads are composite), so
+    the degree is traced as aten.scalar_tensor(n), the constant the front end takes it from."""
+    def f(x, n):
+        if isinstance(n, torch.Tensor):
+            return NotImplemented
+        return op(x, aten.scalar_tensor.default(n, dtype=x.dtype))
+    return f
+
+
 def _decompositions():
     from torch._decomp import get_decompositions
 
     ops = [aten._softmax, aten._log_softmax, aten.native_layer_norm, aten.softmax,
            aten.log_softmax, aten.layer_norm]
-    return get_decompositions([op for op in ops if op is not None])
+    table = get_decompositions([op for op in ops if op is not None])
+    for name in ("shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u",
+                 "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
+                 "laguerre_polynomial_l", "legendre_polynomial_p"):
+        packet = getattr(aten, "special_" + name, None)
+        if packet is not None:
+            table[packet.default] = _number_degree(packet.default)
+    return table
 
 
 def _annotation(meta):

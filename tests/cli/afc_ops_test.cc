@@ -16,6 +16,10 @@ using af::test::Afc;
 using ::testing::HasSubstr;
 using Json = nlohmann::json;
 
+const char* const kPolynomials[] = {"ShiftedChebyshevPolynomialT", "ShiftedChebyshevPolynomialU",
+                                    "ShiftedChebyshevPolynomialV", "ShiftedChebyshevPolynomialW",
+                                    "LaguerrePolynomialL",         "LegendrePolynomialP"};
+
 std::map<std::string, Json> OpsBySoc(const std::string& soc) {
   const auto r = Afc("ops --soc " + soc + " --json");
   EXPECT_EQ(r.code, 0) << r.err;
@@ -54,6 +58,10 @@ TEST(AfcOps, A2ListsEveryV1OpAndDecisionsForThe950Set) {
   for (const char* name : {"LShift", "RShift", "Xor"}) {  // the 950's bit ops (issue 22)
     EXPECT_EQ(ops.at(name)["reason"], "AUTOFUSE_V1_UNREGISTERED") << name;
   }
+  for (const char* name : kPolynomials) {  // the 950's orthogonal polynomials (issue 22)
+    ASSERT_TRUE(ops.contains(name)) << name;
+    EXPECT_EQ(ops.at(name)["reason"], "AUTOFUSE_V1_UNREGISTERED") << name;
+  }
 }
 
 TEST(AfcOps, A950ListsTheMathSetWithoutDecisions) {
@@ -79,6 +87,12 @@ TEST(AfcOps, A950ListsTheMathSetWithoutDecisions) {
     EXPECT_EQ(ops.at(name)["status"], "supported") << name;
   }
   EXPECT_EQ(ops.at("Igamma")["inputs"], Json::array({"x1", "x2"}));
+  for (const char* name : kPolynomials) {  // x and the degree as the int attr n
+    ASSERT_TRUE(ops.contains(name)) << name;
+    EXPECT_EQ(ops.at(name)["status"], "supported") << name;
+    EXPECT_EQ(ops.at(name)["inputs"], Json::array({"x"})) << name;
+    EXPECT_EQ(ops.at(name)["attrs"], Json::array({"n"})) << name;
+  }
 }
 
 TEST(AfcOps, TextFormAndBadSoc) {

@@ -579,6 +579,24 @@ def case_math_bits(rng, b):
     return ins, outs + [np.signbit(x)]
 
 
+def case_math_poly(rng, b):
+    """The orthogonal polynomials against torch.special in float64 (degrees as the graph's)."""
+    import torch
+    shape = (b["s0"], b["s1"])
+    x, z, w = rnd(rng, shape, -0.2, 1.2), rnd(rng, shape, -1.0, 8.0), rnd(rng, shape, -1.1, 1.1)
+    x.reshape(-1)[::5] = 0.0  # the shifted interval's ends: closed forms
+    x.reshape(-1)[1::7] = 1.0
+    w.reshape(-1)[::6] = 1.0
+    w.reshape(-1)[1::9] = -1.0
+    sp = torch.special
+    tx, tz, tw = (torch.from_numpy(f64(v)) for v in (x, z, w))
+    outs = [sp.shifted_chebyshev_polynomial_t(tx, 3), sp.shifted_chebyshev_polynomial_u(tx, 7),
+            sp.shifted_chebyshev_polynomial_v(tx, 2), sp.shifted_chebyshev_polynomial_w(tx, 30),
+            sp.laguerre_polynomial_l(tz, 5), sp.legendre_polynomial_p(tw, 30),
+            sp.legendre_polynomial_p(tw, -1) + sp.laguerre_polynomial_l(tz, 1)]
+    return [x, z, w], [o.numpy().astype(np.float32) for o in outs]
+
+
 def _special_sum(x):
     """AutoFuse's special functions (torch.special) of x, summed in float64."""
     import torch
@@ -745,6 +763,7 @@ CASES = {
     "math_binary": (case_math_binary, SHAPES_2D[:6]),
     "math_sign": (case_math_sign, SHAPES_2D[:6]),
     "math_special2": (case_math_special2, SHAPES_2D[:6]),
+    "math_poly": (case_math_poly, SHAPES_2D[:6]),
     "math_bits": (case_math_bits, SHAPES_2D[:6]),
     "concat_int32": (case_concat_int32, [
         {"s0": 1, "s1": 1, "s2": 1}, {"s0": 37, "s1": 8, "s2": 3}, {"s0": 37, "s1": 3, "s2": 8},
@@ -758,7 +777,7 @@ FORCE_ALL_CASES = {
     "rotary_fp16", "concat_int32", "transpose_relu_add", "split3", "embedding_add",
     "split_shared", "concat_rows_fp16", "split_rows", "concat_many", "split_many", "rotary_qk",
     "pad_removepad", "removepad_mid_fp16", "math_unary", "math_binary", "math_sign",
-    "gather_inner_add", "gather_inner_fp16_i64", "math_special2", "math_bits"}
+    "gather_inner_add", "gather_inner_fp16_i64", "math_special2", "math_bits", "math_poly"}
 
 
 

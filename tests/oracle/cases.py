@@ -280,6 +280,17 @@ def math_int_sign(a, b):  # signbit on int32; copysign of int32 operands promote
     return torch.signbit(a), torch.copysign(a, b)
 
 
+def math_poly(x, z, w):  # the orthogonal polynomials with number degrees (fp32 only: PyTorch's
+    # CPU kernels have no half); x in (-0.2, 1.2) around the shifted interval [0, 1], w in (-1, 1).
+    # Moderate degrees: PyTorch's fp32 recurrences drift past the oracle's tolerance for high ones
+    # (W_30 outside [0, 1]: 2e-4 relative); e2e math_poly checks degree 30 against float64.
+    sp = torch.special
+    return (sp.shifted_chebyshev_polynomial_t(x, 3), sp.shifted_chebyshev_polynomial_u(x, 7),
+            sp.shifted_chebyshev_polynomial_v(x, 2) + sp.shifted_chebyshev_polynomial_w(x, 4),
+            sp.laguerre_polynomial_l(z, 5), sp.legendre_polynomial_p(w, 12),
+            sp.legendre_polynomial_p(w, -1) + sp.laguerre_polynomial_l(z, 1.0))
+
+
 def argmax_rows(x):  # ties (few distinct values), keepdim both ways; the index is int64
     return torch.argmax(x, dim=-1), torch.argmax(x, dim=1, keepdim=True)
 
@@ -426,6 +437,8 @@ CASES = {
     "math_int_sign": (math_int_sign, lambda: [
         torch.randint(-1000, 1000, (13, 61), dtype=torch.int32),
         torch.randint(-1000, 1000, (13, 61), dtype=torch.int32)]),
+    "math_poly": (math_poly, lambda: [torch.rand(7, 61) * 1.4 - 0.2, torch.rand(7, 61) * 9 - 1,
+                                      torch.rand(7, 61) * 2 - 1]),
     "transposed_output": (transposed_output, lambda: [randn(37, 13), randn(37, 13)]),
     "argmax_rows": (argmax_rows, lambda: [_ties(37, 101)]),
     "argmax_rows_fp16": (argmax_rows, lambda: [_ties(5, 3001, dtype=torch.float16)]),
@@ -497,6 +510,9 @@ EXPECT_FUSED = {
     "math_sign": ["atan2", "copysign", "signbit"],
     "math_special2": ["igamma", "igammac", "special_zeta", "special_airy_ai"],
     "math_special2_fp16": ["igammac", "igamma", "mul"],
+    "math_poly": ["special_shifted_chebyshev_polynomial_t", "special_shifted_chebyshev_polynomial_u",
+                  "special_shifted_chebyshev_polynomial_v", "special_shifted_chebyshev_polynomial_w",
+                  "special_laguerre_polynomial_l", "special_legendre_polynomial_p"],
     "math_shifts": ["bitwise_left_shift", "bitwise_right_shift", "bitwise_xor"],
     "math_int_sign": ["signbit", "copysign"],
     "transposed_output": ["exp", "sub"],  # fused; the transposed store is refused, not wrong

@@ -161,6 +161,11 @@ int32_t MathApi(const std::string& api) {
                                                    {"Mins", af_tiling::kApiMins},
                                                    {"ShiftLeft", af_tiling::kApiBitwise},
                                                    {"ShiftRight", af_tiling::kApiBitwise}};
+  // Everything else is one adv_api math call. Assumption: that includes the orthogonal
+  // polynomials' Extend calls (ShiftedChebyshevPolynomialT/U/V/WExtend, LaguerrePolynomialLExtend,
+  // LegendrePolynomialPExtend), whatever their degree: their recurrences cost O(n) vector steps,
+  // but the model counts one repeat per call, as the CPU runtime's counters do (e2e math_poly
+  // checks the two agree), and no public cost table has these kernels.
   const auto it = m.find(api);
   return it == m.end() ? af_tiling::kApiAdvMath : it->second;
 }

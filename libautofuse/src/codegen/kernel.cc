@@ -12,6 +12,7 @@
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/math_lowering.h"
 #include "autofuse/ir/op_registry.h"
+#include "autofuse/ir/validate.h"
 #include "codegen_internal.h"
 #include "loop_nest.h"
 
@@ -1892,11 +1893,16 @@ class KernelWriter {
         const int bits = 8 * ir::DTypeBytes(n.outputs.at(0).dtype);
         args += ", " + ScalarOf(c.as_unsigned ? uty : ty, std::to_string(bits - 1));
       } else if (!c.scalar.empty()) {
-        args += ", " + ScalarOf(c.as_unsigned ? uty : ty, MathScalar(n, c.scalar));
+        const std::string scalar_ty = !c.scalar_ctype.empty() ? c.scalar_ctype
+                                      : c.as_unsigned         ? uty
+                                                              : ty;
+        args += ", " + ScalarOf(scalar_ty, MathScalar(n, c.scalar));
       }
       const std::string count =
           c.api == "DataCopy" ? "static_cast<uint32_t>(" + Count(n.outputs.at(0)) + ")" : cnt;
-      Line(c.api + "(" + args + ", " + count + ");");
+      const std::string api =
+          c.degree_template ? c.api + "<" + ty + ", " + std::to_string(MathDegree(n)) + ">" : c.api;
+      Line(api + "(" + args + ", " + count + ");");
       if (k + 1 < calls.size()) Line("PipeBarrier<PIPE_V>();");
     }
     if (tmp) {
@@ -1905,8 +1911,22 @@ class KernelWriter {
     }
   }
 
+  // An orthogonal polynomial's degree (its attr `n`, an integer).
+  static std::int64_t MathDegree(const Node& n) {
+    const auto d = ir::PolynomialDegree(n);
+    if (!d) {
+      throw CodegenError("BAD_ATTR", "'" + SafeComment(n.name) +
+                                         "': attribute 'n' (the degree) is missing or not an "
+                                         "integer");
+    }
+    return *d;
+  }
+
   // A scalar operand of a math call: a number, or a numeric attribute of the node.
   static std::string MathScalar(const Node& n, const std::string& s) {
+    if (s == "attr:n" && ir::IsPolynomialOp(ir::FindOp(n.type)->code)) {
+      return "(" + std::to_string(MathDegree(n)) + ")";
+    }
     if (s.rfind("attr:", 0) != 0) return "(" + s + ")";
     const std::string key = s.substr(5);
     const ir::AttrValue* v = n.FindAttr(key);

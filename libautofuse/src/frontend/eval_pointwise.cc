@@ -178,6 +178,20 @@ void EvalLeakyRelu(const Ctx& c) {
                  [&](const auto& a) { return a[0] < 0 ? a[0] * slope : a[0]; }));
 }
 
+// torch.special's orthogonal polynomials of x and n (a number or a tensor here; the lowering
+// takes only a number): af_cpu/special_math.h with PyTorch's rules for n.
+void EvalPolynomial(const Ctx& c) {
+  namespace sp = af_cpu::special;
+  const std::string& name = c.name();
+  const char kind = name.back();  // ..._t, _u, _v, _w; laguerre_polynomial_l; legendre_..._p
+  const bool chebyshev = name.find("chebyshev") != std::string::npos;
+  const DType out_dt = c.out_dt();
+  c.Set(0, c.Map({c.Operand(0, "x"), c.Operand(1, "n")}, out_dt, out_dt, [&](const auto& a) {
+    if (chebyshev) return sp::ShiftedChebyshev(static_cast<char>(kind - 'a' + 'A'), a[0], a[1]);
+    return kind == 'l' ? sp::Laguerre(a[0], a[1]) : sp::Legendre(a[0], a[1]);
+  }));
+}
+
 void EvalScalarTensor(const Ctx& c) {
   T t = c.Operand(0, "s");
   t.dt = c.out_dt();

@@ -87,6 +87,7 @@ void EvalUnary(const Ctx& c);  // abs, neg, exp, ..., silu, square
 void EvalGelu(const Ctx& c);
 void EvalPredicate(const Ctx& c);  // isfinite, isinf, isnan
 void EvalLeakyRelu(const Ctx& c);
+void EvalPolynomial(const Ctx& c);  // special_shifted_chebyshev_polynomial_t, ...
 void EvalScalarTensor(const Ctx& c);
 void EvalCompare(const Ctx& c);
 void EvalBinary(const Ctx& c);

@@ -1,6 +1,7 @@
 // Lowering rules for pointwise ops: unary math, binary arithmetic (pow by small constants as
 // Mul / Sqrt / Rsqrt / Reciprocal), comparisons in the promoted dtype, logical ops, where and
 // masked_fill, clamp, activations built from AscIR ops (square, silu, gelu) and casts.
+#include <cmath>
 #include <numbers>
 
 #include "autofuse/model/promotion.h"
@@ -169,6 +170,68 @@ void Lowerer::LowerUnary(const model::Node& n) {
   }
   const DType cd = Compute(ot.dtype);
   values_[n.outputs[0]] = Pointwise(n, type, {OperandAt(n, 0, "self")}, cd, cd, ot.shape);
+}
+
+// torch.special's orthogonal polynomials of x and a degree n: AutoFuse's kernels take the degree
+// as a constant (a template argument or a scalar), so n must be a number (ConstantDegree): a
+// tensor n computed or passed in is refused with UNSUPPORTED_ARG. The degree is recorded as the
+// node's int64 attr `n` (PyTorch truncates a float n to int64; NaN and +-inf give 0 everywhere,
+// as degree -1 does). fp32 only as AutoFuse's kernels, with a Cast back for half outputs.
+const std::map<std::string, std::string>& PolynomialOps() {
+  static const std::map<std::string, std::string> m = {
+      {"special_shifted_chebyshev_polynomial_t", "ShiftedChebyshevPolynomialT"},
+      {"special_shifted_chebyshev_polynomial_u", "ShiftedChebyshevPolynomialU"},
+      {"special_shifted_chebyshev_polynomial_v", "ShiftedChebyshevPolynomialV"},
+      {"special_shifted_chebyshev_polynomial_w", "ShiftedChebyshevPolynomialW"},
+      {"special_laguerre_polynomial_l", "LaguerrePolynomialL"},
+      {"special_legendre_polynomial_p", "LegendrePolynomialP"},
+  };
+  return m;
+}
+
+// The degree argument as a number: a Python number, or a value made by aten.scalar_tensor of one
+// (how samples/torch/make_case.py traces a number degree under torch 1.13); nullptr otherwise.
+const Arg* Lowerer::ConstantDegree(const model::Node& n) const {
+  const Arg* na = ArgAt(n, 1, "n");
+  if (na == nullptr || na->kind != Arg::Kind::kValue) return na;
+  const model::Value& v = g_.values.at(static_cast<std::size_t>(na->value));
+  if (v.origin != model::ValueOrigin::kNodeOutput) return nullptr;
+  for (const model::Node& p : g_.nodes) {
+    if (p.id == v.node && p.op.name == "scalar_tensor") return ArgAt(p, 0, "s");
+  }
+  return nullptr;
+}
+
+void Lowerer::LowerPolynomial(const model::Node& n) {
+  const auto& ot = OutType(n);
+  const std::string& type = PolynomialOps().at(n.op.name);
+  const Arg* na = ConstantDegree(n);
+  std::int64_t degree = 0;
+  if (na != nullptr && na->kind == Arg::Kind::kInt) {
+    degree = na->i;
+  } else if (na != nullptr && na->kind == Arg::Kind::kFloat) {
+    const bool in_range = std::isfinite(na->f) && std::fabs(na->f) < 9.2233720368547758e18;
+    degree = in_range ? static_cast<std::int64_t>(na->f) : -1;
+  } else {
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": " + n.op.name +
+                                            " with a tensor degree n: AutoFuse takes the degree "
+                                            "as a constant (pass n as a Python number)");
+  }
+  const Operand x = OperandAt(n, 0, "x");
+  if (x.scalar) {
+    throw LowerError("UNSUPPORTED_ARG", n.name + ": " + n.op.name + " of a number x");
+  }
+  Emitted xe = Cast(Get(x.value), DType::kFloat32);
+  Emitted e = Op(type, {xe}, DType::kFloat32, xe.layout);
+  auto& attrs = g_out_.nodes[static_cast<std::size_t>(e.node)].attrs;
+  if (const auto it = attrs.find("n");
+      it != attrs.end() && std::get<std::int64_t>(it->second) != degree) {
+    Info info;  // the same input with another degree: a node of its own
+    info.layout = xe.layout;
+    e = Emitted{Add(type, {xe.node}, DType::kFloat32, info), DType::kFloat32, xe.layout};
+  }
+  g_out_.nodes[static_cast<std::size_t>(e.node)].attrs["n"] = degree;
+  values_[n.outputs[0]] = Cast(e, Compute(ot.dtype));
 }
 
 void Lowerer::LowerBinary(const model::Node& n) {

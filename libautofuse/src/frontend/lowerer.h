@@ -119,7 +119,9 @@ class Lowerer {
   void LowerWhere(const model::Node& n);    // where, masked_fill
   void LowerClamp(const model::Node& n);
   void LowerActivation(const model::Node& n);  // square, silu, gelu
-  void LowerConvert(const model::Node& n);     // _to_copy, to, convert_element_type
+  void LowerPolynomial(const model::Node& n);  // torch.special's orthogonal polynomials
+  const Arg* ConstantDegree(const model::Node& n) const;
+  void LowerConvert(const model::Node& n);  // _to_copy, to, convert_element_type
   // reductions (lower_reduce.cc)
   void LowerReduce(const model::Node& n);
   void LowerArgMax(const model::Node& n, Emitted x, const Layout& red, DType out,

@@ -44,6 +44,11 @@ void AddPointwise(Table& t) {
       &L::LowerUnary, ev::EvalUnary);
   Add(t, k, {"special_airy_ai"}, &L::LowerUnary, ev::EvalUnary);
   Add(t, k,
+      {"special_shifted_chebyshev_polynomial_t", "special_shifted_chebyshev_polynomial_u",
+       "special_shifted_chebyshev_polynomial_v", "special_shifted_chebyshev_polynomial_w",
+       "special_laguerre_polynomial_l", "special_legendre_polynomial_p"},
+      &L::LowerPolynomial, ev::EvalPolynomial);
+  Add(t, k,
       {"remainder", "fmod", "floor_divide", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor",
        "atan2", "copysign", "bitwise_left_shift", "bitwise_right_shift", "__lshift__",
        "__rshift__"},

@@ -14,6 +14,7 @@
 
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
+#include "autofuse/ir/validate.h"
 #include "autofuse/support/error.h"
 #include "conv.h"
 #include "data_movement.h"
@@ -643,8 +644,14 @@ class Run {
     return detail::EvalPad(In(n, 0), pad, t.dtype, EvalRepeats(t, b_));
   }
 
-  // Axpy's alpha or LeakyRelu's negative_slope (0 for other ops).
+  // Axpy's alpha, LeakyRelu's negative_slope or an orthogonal polynomial's degree n (0 for
+  // other ops).
   static double MathAttr(const ir::Node& n, OpCode code) {
+    if (ir::IsPolynomialOp(code)) {
+      const auto d = ir::PolynomialDegree(n);
+      if (!d) throw EvalError("attribute 'n' (the degree) is missing or not an integer");
+      return static_cast<double>(*d);
+    }
     const char* key = code == OpCode::kAxpy        ? "alpha"
                       : code == OpCode::kLeakyRelu ? "negative_slope"
                                                    : nullptr;

@@ -296,11 +296,31 @@ Value Ternary(OpCode code, const std::vector<const Value*>& ins, Value out,
   return out;
 }
 
+// The orthogonal polynomials of degree n (an integer; af_cpu/special_math.h, shared with the CPU
+// runtime's ShiftedChebyshevPolynomialTExtend, ..., LegendrePolynomialPExtend).
+double Polynomial(OpCode c, double x, double n) {
+  namespace sp = af_cpu::special;
+  switch (c) {
+    case OpCode::kShiftedChebyshevPolynomialT:
+      return sp::ShiftedChebyshev('T', x, n);
+    case OpCode::kShiftedChebyshevPolynomialU:
+      return sp::ShiftedChebyshev('U', x, n);
+    case OpCode::kShiftedChebyshevPolynomialV:
+      return sp::ShiftedChebyshev('V', x, n);
+    case OpCode::kShiftedChebyshevPolynomialW:
+      return sp::ShiftedChebyshev('W', x, n);
+    case OpCode::kLaguerrePolynomialL:
+      return sp::Laguerre(x, n);
+    default:
+      return sp::Legendre(x, n);
+  }
+}
+
 }  // namespace
 
 bool IsMathOp(ir::OpCode code) {
   // The issue-22 block of OpCode, less the markers, containers and reductions in it.
-  if (code < OpCode::kAxpy || code > OpCode::kXor) return false;
+  if (code < OpCode::kAxpy || code > OpCode::kLegendrePolynomialP) return false;
   switch (code) {
     case OpCode::kScalarData:
     case OpCode::kIndexExpr:
@@ -333,6 +353,8 @@ Value EvalMath(ir::OpCode code, const std::vector<const Value*>& ins, ir::DType 
       if (code == OpCode::kLeakyRelu) {
         const double v = x.F(o[0]);
         out.PutDouble(k, v < 0 ? v * attr : v);
+      } else if (ir::IsPolynomialOp(code)) {
+        out.PutDouble(k, Polynomial(code, x.F(o[0]), attr));
       } else if (code == OpCode::kBitwiseNot) {
         out.PutInt(k, ~x.i[static_cast<std::size_t>(o[0])]);
       } else if ((code == OpCode::kNop || code == OpCode::kUb2ub) && !x.is_float) {

@@ -29,6 +29,30 @@ ApiCall CastCall(const char* mode) {
   return c;
 }
 
+// AutoFuse's kernel library's orthogonal polynomials (rows of Table, kept apart for its size).
+void AddPolynomials(std::map<OpCode, std::vector<ApiCall>>& m) {
+  // ShiftedChebyshevPolynomialTExtend<T, N>(dst, src, tmp, count) with the degree N as a template
+  // argument (api_regbase shifted_chebyshev_polynomial_t.h, .._u.h, .._v.h, .._w.h),
+  // LaguerrePolynomialLExtend / LegendrePolynomialPExtend(dst, src, n, count) with the degree as a
+  // scalar and no temporary.
+  for (auto [code, api] :
+       {std::pair{OpCode::kShiftedChebyshevPolynomialT, "ShiftedChebyshevPolynomialTExtend"},
+        {OpCode::kShiftedChebyshevPolynomialU, "ShiftedChebyshevPolynomialUExtend"},
+        {OpCode::kShiftedChebyshevPolynomialV, "ShiftedChebyshevPolynomialVExtend"},
+        {OpCode::kShiftedChebyshevPolynomialW, "ShiftedChebyshevPolynomialWExtend"}}) {
+    ApiCall c = Call(api, {0});
+    c.tmp_bytes = true;
+    c.degree_template = true;
+    m[code] = {c};
+  }
+  for (auto [code, api] : {std::pair{OpCode::kLaguerrePolynomialL, "LaguerrePolynomialLExtend"},
+                           {OpCode::kLegendrePolynomialP, "LegendrePolynomialPExtend"}}) {
+    ApiCall c = Scalar(api, 0, "attr:n");
+    c.scalar_ctype = "int64_t";
+    m[code] = {c};
+  }
+}
+
 const std::map<OpCode, std::vector<ApiCall>>& Table() {
   static const std::map<OpCode, std::vector<ApiCall>> t = [] {
     std::map<OpCode, std::vector<ApiCall>> m;
@@ -142,6 +166,7 @@ const std::map<OpCode, std::vector<ApiCall>>& Table() {
     ApiCall airy = Call("AiryAiExtend", {0});
     airy.tmp_bytes = true;
     m[OpCode::kAiryAi] = {airy};
+    AddPolynomials(m);
     // Xor: inductor's `xor` on integers, BitwiseXor's call.
     m[OpCode::kXor] = {Call("BitwiseXor", {0, 1})};
     // LShift / RShift through the tensor-count ShiftLeft / ShiftRight, with PyTorch's results for

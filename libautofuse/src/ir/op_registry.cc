@@ -125,6 +125,29 @@ void AppendV1Ops(std::vector<OpDef>& ops) {
   ops.push_back(softmax);
 }
 
+// The orthogonal polynomials of degree n (api_regbase shifted_chebyshev_polynomial_t.h, ...,
+// laguerre_polynomial_l.h, legendre_polynomial_p.h; float only there): x and the int64 attr `n`.
+// AutoFuse registers the Chebyshev ones with Attr<int64_t>("n") (a template argument of the
+// kernel) and Laguerre / Legendre with an integer input "n" whose value the kernel reads as a
+// scalar; we take the degree as the attr for all six (a constant, as the kernels need it) and
+// refuse a graph that gives Laguerre / Legendre a second input (docs/ir.md).
+template <typename Push>
+void AppendPolynomialOps(const Push& v2) {
+  const std::pair<OpCode, const char*> poly[] = {
+      {OpCode::kShiftedChebyshevPolynomialT, "ShiftedChebyshevPolynomialT"},
+      {OpCode::kShiftedChebyshevPolynomialU, "ShiftedChebyshevPolynomialU"},
+      {OpCode::kShiftedChebyshevPolynomialV, "ShiftedChebyshevPolynomialV"},
+      {OpCode::kShiftedChebyshevPolynomialW, "ShiftedChebyshevPolynomialW"},
+      {OpCode::kLaguerrePolynomialL, "LaguerrePolynomialL"},
+      {OpCode::kLegendrePolynomialP, "LegendrePolynomialP"}};
+  for (const auto& [code, type] : poly) {
+    OpDef d = Unary(code, type, CT::kElewise, {kFloat32});
+    d.attrs = {"n"};
+    d.required_attrs = {"n"};
+    v2(d);
+  }
+}
+
 // The 950 (V2) math set of issue 22: AutoFuse registers these for the 950 only; we run them on
 // every profile (the V1 profiles record AUTOFUSE_V1_UNREGISTERED).
 void AppendV2MathOps(std::vector<OpDef>& ops) {
@@ -210,6 +233,7 @@ void AppendV2MathOps(std::vector<OpDef>& ops) {
   v2(Binary(OpCode::kLShift, "LShift", shift_ints));
   v2(Binary(OpCode::kRShift, "RShift", shift_ints));
   v2(Binary(OpCode::kXor, "Xor", ints));
+  AppendPolynomialOps(v2);
 }
 
 // AscIR's cube ops (autofuse-reference.md §3): x1, x2 (T1), optional bias (T2) and offset_w

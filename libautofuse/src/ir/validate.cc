@@ -2,6 +2,8 @@
 #include "autofuse/ir/validate.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 
@@ -136,6 +138,9 @@ class Checker {
       }
       for (const auto& key : op->required_attrs) {
         if (n.FindAttr(key) == nullptr) Error(i, "missing attribute '" + key + "'");
+      }
+      if (IsPolynomialOp(op->code) && n.FindAttr("n") != nullptr && !PolynomialDegree(n)) {
+        Error(i, "attribute 'n' (the polynomial's degree) must be an integer");
       }
       if ((op->code == OpCode::kData || op->code == OpCode::kOutput) &&
           n.FindAttr("index") == nullptr) {
@@ -511,6 +516,25 @@ class Checker {
 };
 
 }  // namespace
+
+std::optional<std::int64_t> PolynomialDegree(const Node& n) {
+  const AttrValue* a = n.FindAttr("n");
+  if (a == nullptr) return std::nullopt;
+  if (const auto* i = std::get_if<std::int64_t>(a)) return *i;
+  double d = 0;
+  if (const auto* f = std::get_if<double>(a)) {
+    d = *f;
+  } else if (const auto* s = std::get_if<std::string>(a)) {
+    char* end = nullptr;
+    d = std::strtod(s->c_str(), &end);
+    if (end == s->c_str() || *end != '\0') return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  // Integral and within int64 (2^63 is the first double past it).
+  if (!(d == std::trunc(d) && std::fabs(d) < 9.2233720368547758e18)) return std::nullopt;
+  return static_cast<std::int64_t>(d);
+}
 
 std::vector<Diagnostic> Validate(const Graph& g) {
   return Checker(g).Run();

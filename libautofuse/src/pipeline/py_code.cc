@@ -220,6 +220,14 @@ class _T:
         "Zeta": _special2("zeta"),
         "LShift": _shift(True), "RShift": _shift(False), "Xor": np.bitwise_xor,
     }
+    POLY = {
+        "ShiftedChebyshevPolynomialT": "shifted_chebyshev_polynomial_t",
+        "ShiftedChebyshevPolynomialU": "shifted_chebyshev_polynomial_u",
+        "ShiftedChebyshevPolynomialV": "shifted_chebyshev_polynomial_v",
+        "ShiftedChebyshevPolynomialW": "shifted_chebyshev_polynomial_w",
+        "LaguerrePolynomialL": "laguerre_polynomial_l",
+        "LegendrePolynomialP": "legendre_polynomial_p",
+    }
     TERNARY = {
         "ClipByValue": lambda a, b, c: np.minimum(np.maximum(a, b), c),
         "Fma": lambda a, b, c: a * b + c,
@@ -351,6 +359,15 @@ class _Run:
             x, k = _wide(xs[0]), float(n.ir("negative_slope", 0.01))
             self.set(n, 0, _into(np.broadcast_to(np.where(x < 0, x * k, x), shape),
                                  self.cdt(out.dtype)))
+        elif op in _T.POLY:
+            # torch.special's orthogonal polynomials of degree n (the node's attr)
+            try:
+                import torch
+            except ImportError:
+                raise SystemExit("py_code: %s needs torch.special" % op)
+            x = torch.from_numpy(np.asarray(_wide(xs[0]), np.float64))
+            r = getattr(torch.special, _T.POLY[op])(x, int(n.ir("n", 0))).numpy()
+            self.set(n, 0, _into(np.broadcast_to(r, shape), self.cdt(out.dtype)))
         elif op == "Axpy":
             r = float(n.ir("alpha", 1.0)) * _wide(xs[0]) + _wide(xs[1])
             self.set(n, 0, _into(np.broadcast_to(r, shape), self.cdt(out.dtype)))

@@ -156,6 +156,26 @@ def bits():
 
 
 out = sys.argv[1]
-for g in (unary(), binary(), sign(), special2(), bits()):
+def poly():
+    g = G("math_poly", "AutoFuse's api_regbase orthogonal polynomials, fp32, the degree as attr n: "
+          "out0..out3 = ShiftedChebyshevPolynomialT/U/V/W(x) of degrees 3, 7, 2, 30 with x in "
+          "(-0.2, 1.2) (0 and 1 sprinkled in), out4 = LaguerrePolynomialL(z, 5) of z in (-1, 8), "
+          "out5 = LegendrePolynomialP(w, 30) of w in (-1.1, 1.1) (+-1 sprinkled in), out6 = "
+          "LegendrePolynomialP(w, -1) + LaguerrePolynomialL(z, 1) (= 0 + 1 - z)")
+    x = g.data("x", 0)
+    z = g.data("z", 1)
+    w = g.data("w", 2)
+    for k, (kind, n) in enumerate([("T", 3), ("U", 7), ("V", 2), ("W", 30)]):
+        op = "ShiftedChebyshevPolynomial" + kind
+        g.out("out%d" % k, k, g.node("c_" + kind.lower(), op, [x], attrs={"n": n}))
+    g.out("out4", 4, g.node("l_5", "LaguerrePolynomialL", [z], attrs={"n": 5}))
+    g.out("out5", 5, g.node("p_30", "LegendrePolynomialP", [w], attrs={"n": 30}))
+    p = g.node("p_neg", "LegendrePolynomialP", [w], attrs={"n": -1})
+    lag = g.node("l_1", "LaguerrePolynomialL", [z], attrs={"n": 1})
+    g.out("out6", 6, g.node("s_add", "Add", [p, lag]))
+    return g
+
+
+for g in (unary(), binary(), sign(), special2(), bits(), poly()):
     with open(os.path.join(out, g.name + ".graph.txt"), "w") as f:
         f.write(g.text())

@@ -14,6 +14,7 @@
 #include "autofuse/data/compare.h"
 #include "autofuse/data/npy.h"
 #include "autofuse/interp/interpreter.h"
+#include "autofuse/ir/validate.h"
 #include "fixtures.h"
 #include "graph_builder.h"
 
@@ -380,11 +381,11 @@ TEST(InterpMath, SpecialFunctionsAtEdgesAgainstTorch) {
   EXPECT_NEAR(af_cpu::special::AiryAi(-2.338107410459767), 0.0, 1e-15);
 }
 
-// The orthogonal polynomials of af_cpu/special_math.h (groundwork for AutoFuse's
-// ShiftedChebyshevPolynomialT/U/V/W, LaguerrePolynomialL and LegendrePolynomialP; not yet
-// registered ops) in double against PyTorch's float64 torch.special functions: degrees from -2
-// to 100 incl. non-integer, NaN and inf ones (PyTorch truncates n to int64; NaN and inf give 0),
-// x inside and outside the orthogonality interval, +-inf and NaN.
+// The orthogonal polynomials of af_cpu/special_math.h (behind AutoFuse's
+// ShiftedChebyshevPolynomialT/U/V/W, LaguerrePolynomialL and LegendrePolynomialP) in double against
+// PyTorch's float64 torch.special functions: degrees from -2 to 100 incl. non-integer, NaN and inf
+// ones (PyTorch truncates n to int64; NaN and inf give 0), x inside and outside the orthogonality
+// interval, +-inf and NaN.
 constexpr const char* kPolyScript = R"(
 import torch
 rng = np.random.default_rng(7)
@@ -432,6 +433,136 @@ TEST(InterpMath, OrthogonalPolynomialsAgainstTorch) {
     }
   }
   EXPECT_EQ(count, 6 * 513);
+}
+
+// The six orthogonal-polynomial ops through the interpreter (the degree as the node's int64
+// attr `n`), fp32, against PyTorch 1.13's float64 values rounded to float32:
+//   xs = torch.tensor([-1.5, -1, -0.25, 0, 0.3, 0.5, 1, 1.75, 3], dtype=torch.float64)
+//   torch.special.shifted_chebyshev_polynomial_t(xs, n)  (and _u, _v, _w, laguerre_polynomial_l,
+//   legendre_polynomial_p) for n in (0, 1, 2, 7, 30, -2)
+// x at the interval's ends (0 and 1 for the shifted Chebyshev ones, -1 and 1 for Legendre), inside
+// and outside it; degree 7 takes the trigonometric form inside the interval, a negative degree
+// gives 0.
+struct PolyCase {
+  const char* op;
+  std::int64_t n;
+  float want[9];
+};
+const PolyCase kPolyCases[] = {
+    {"ShiftedChebyshevPolynomialT", 0, {1, 1, 1, 1, 1, 1, 1, 1, 1}},
+    {"ShiftedChebyshevPolynomialT", 1, {-4, -3, -1.5, -1, -0.399999976, 0, 1, 2.5, 5}},
+    {"ShiftedChebyshevPolynomialT", 2, {31, 17, 3.5, 1, -0.680000067, -1, 1, 11.5, 49}},
+    {"ShiftedChebyshevPolynomialT",
+     7,
+     {-937444, -114243, -421.5, -1, 0.258022577, -4.28626385e-16, 1, 28982.5, 4656965}},
+    {"ShiftedChebyshevPolynomialT",
+     30,
+     {3.8295699e+26, 4.62925501e+22, 1.73072646e+12, 1, -0.975708067, -1, 1, 1.29579979e+20,
+      3.68708132e+29}},
+    {"ShiftedChebyshevPolynomialT", -2, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {"ShiftedChebyshevPolynomialU", 0, {1, 1, 1, 1, 1, 1, 1, 1, 1}},
+    {"ShiftedChebyshevPolynomialU", 1, {-8, -6, -3, -2, -0.799999952, 0, 2, 5, 10}},
+    {"ShiftedChebyshevPolynomialU", 2, {63, 35, 8, 3, -0.360000074, -1, 3, 24, 99}},
+    {"ShiftedChebyshevPolynomialU",
+     7,
+     {-1905632, -235416, -987, -8, -0.163634971, -4.89858741e-16, 8, 60605, 9409960}},
+    {"ShiftedChebyshevPolynomialU",
+     30,
+     {7.7847326e+26, 9.53932207e+22, 4.05273942e+12, 31, -1.07132006, -1, 31, 2.70963311e+20,
+      7.4501935e+29}},
+    {"ShiftedChebyshevPolynomialU", -2, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {"ShiftedChebyshevPolynomialV", 0, {1, 1, 1, 1, 1, 1, 1, 1, 1}},
+    {"ShiftedChebyshevPolynomialV", 1, {-9, -7, -4, -3, -1.79999995, -1, 1, 4, 9}},
+    {"ShiftedChebyshevPolynomialV", 2, {71, 41, 11, 5, 0.439999878, -1, 1, 19, 89}},
+    {"ShiftedChebyshevPolynomialV",
+     7,
+     {-2147679, -275807, -1364, -15, -1.21777892, 1, 1, 47956, 8459361}},
+    {"ShiftedChebyshevPolynomialV",
+     30,
+     {8.7735231e+26, 1.11760103e+23, 5.6007485e+12, 61, -1.31035018, -1, 1, 2.14409975e+20,
+      6.69757069e+29}},
+    {"ShiftedChebyshevPolynomialV", -2, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {"ShiftedChebyshevPolynomialW", 0, {1, 1, 1, 1, 1, 1, 1, 1, 1}},
+    {"ShiftedChebyshevPolynomialW", 1, {-7, -5, -2, -1, 0.200000048, 1, 3, 6, 11}},
+    {"ShiftedChebyshevPolynomialW", 2, {55, 29, 5, 1, -1.16000009, -1, 5, 29, 109}},
+    {"ShiftedChebyshevPolynomialW",
+     7,
+     {-1663585, -195025, -610, -1, 0.89050895, -1, 15, 73254, 10360559}},
+    {"ShiftedChebyshevPolynomialW",
+     30,
+     {6.79594211e+26, 7.9026329e+22, 2.50473087e+12, 1, -0.832290053, -1, 61, 3.27516648e+20,
+      8.20281556e+29}},
+    {"ShiftedChebyshevPolynomialW", -2, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {"LaguerrePolynomialL", 0, {1, 1, 1, 1, 1, 1, 1, 1, 1}},
+    {"LaguerrePolynomialL", 1, {2.5, 2, 1.25, 1, 0.699999988, 0.5, 0, -0.75, -2}},
+    {"LaguerrePolynomialL", 2, {5.125, 3.5, 1.53125, 1, 0.444999993, 0.125, -0.5, -0.96875, -0.5}},
+    {"LaguerrePolynomialL",
+     7,
+     {63.6383514, 25.9765873, 3.50326562, 1, -0.301105738, -0.518339217, -0.0404761918, 0.717787921,
+      -0.746428549}},
+    {"LaguerrePolynomialL",
+     30,
+     {39772.5938, 4677.646, 38.5152016, 1, 0.190093637, 0.27545923, -0.27361244, 0.174225822,
+      0.684070289}},
+    {"LaguerrePolynomialL", -2, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {"LegendrePolynomialP", 0, {1, 1, 1, 1, 1, 1, 1, 1, 1}},
+    {"LegendrePolynomialP", 1, {-1.5, -1, -0.25, 0, 0.300000012, 0.5, 1, 1.75, 3}},
+    {"LegendrePolynomialP", 2, {2.875, 1, -0.40625, -0.5, -0.36499998, -0.125, 1, 4.09375, 13}},
+    {"LegendrePolynomialP",
+     7,
+     {-192.376465, -1, 0.279918671, -0, -0.224072963, 0.223144531, 1, 738.525146, 48639}},
+    {"LegendrePolynomialP",
+     30,
+     {3.84761004e+11, 1, -0.0213843267, -0.144464448, 0.146655008, 0.149848819, 1, 1.35495858e+14,
+      9.6426414e+21}},
+    {"LegendrePolynomialP", -2, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
+};
+
+constexpr float kPolyX[9] = {-1.5F, -1.0F, -0.25F, 0.0F, 0.3F, 0.5F, 1.0F, 1.75F, 3.0F};
+
+ir::Graph PolyGraph(const char* op, const ir::AttrValue& n) {
+  GraphBuilder b(std::string("poly_") + op, 2);
+  const int d = b.Data("x", 0, F32, kRep, kStr);
+  const int l = b.Add("Load", "lx", {d}, F32, kRep, kStr);
+  const int p = b.Add(op, "op", {l}, F32, kRep, kStr);
+  b.node(p).attrs["n"] = n;
+  const int st = b.Add("Store", "st", {p}, F32, kRep, kStr);
+  b.Output("y", 0, st, F32, kRep, kStr);
+  return b.graph();
+}
+
+TEST(InterpMath, OrthogonalPolynomialOpsAgainstTorch) {
+  const data::HostArray x =
+      data::FromDoubles(DType::kFloat32, {1, 9}, std::vector<double>(kPolyX, kPolyX + 9));
+  for (const PolyCase& pc : kPolyCases) {
+    SCOPED_TRACE(std::string(pc.op) + " n=" + std::to_string(pc.n));
+    const auto out = Interpret(PolyGraph(pc.op, pc.n), {{"s0", 1}, {"s1", 9}}, {x});
+    for (std::int64_t k = 0; k < 9; ++k) {
+      const auto g = out[0].Get<float>(k);
+      EXPECT_NEAR(pc.want[k], g, 1e-6 * std::max(1.0F, std::fabs(pc.want[k])))
+          << "x=" << kPolyX[static_cast<std::size_t>(k)];
+    }
+  }
+  // The degree as an integral double or string reads as that integer.
+  const auto out =
+      Interpret(PolyGraph("LegendrePolynomialP", std::string("2")), {{"s0", 1}, {"s1", 9}}, {x});
+  EXPECT_FLOAT_EQ(out[0].Get<float>(8), 13.0F);  // P2(3) = (3 * 9 - 1) / 2
+}
+
+TEST(InterpMath, OrthogonalPolynomialDegreeMustBeAnInteger) {
+  for (const ir::AttrValue& bad :
+       {ir::AttrValue(2.5), ir::AttrValue(std::string("two")), ir::AttrValue(true)}) {
+    const auto diags = ir::Validate(PolyGraph("ShiftedChebyshevPolynomialU", bad));
+    ASSERT_TRUE(ir::HasErrors(diags));
+    EXPECT_NE(ir::FormatDiagnostics(diags).find("attribute 'n' (the polynomial's degree) must be "
+                                                "an integer"),
+              std::string::npos)
+        << ir::FormatDiagnostics(diags);
+  }
+  ir::Graph g = PolyGraph("LaguerrePolynomialL", std::int64_t{3});
+  g.nodes[2].attrs.clear();
+  EXPECT_NE(ir::FormatDiagnostics(ir::Validate(g)).find("missing attribute 'n'"),
+            std::string::npos);
 }
 
 // LShift / RShift on every integer dtype they take: counts in [0, width) against PyTorch; counts

@@ -31,6 +31,11 @@ struct ApiCall {
   // "bits-1" is the width less one.
   bool as_unsigned = false;
   bool count_last = false;
+  // The orthogonal polynomials' degree (the node's attr `n`, ir::PolynomialDegree): as the
+  // second template argument, `api<T, n>(...)` (AutoFuse's ShiftedChebyshevPolynomialTExtend),
+  // or, with `scalar` "attr:n", as a scalar of `scalar_ctype` (LaguerrePolynomialLExtend).
+  bool degree_template = false;
+  std::string scalar_ctype;  // the scalar's C++ type when it is not the compute dtype
 };
 
 // The calls of `code`; nullopt for ops outside the math set.

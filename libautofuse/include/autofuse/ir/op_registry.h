@@ -174,6 +174,14 @@ enum class OpCode : std::uint16_t {
   kLShift,
   kRShift,
   kXor,
+  // The 950 set's orthogonal polynomials (issue 22, helper "poly"): x and an int64 attr `n`, the
+  // degree (AutoFuse passes it as a template argument or a scalar, never a tensor we read).
+  kShiftedChebyshevPolynomialT,
+  kShiftedChebyshevPolynomialU,
+  kShiftedChebyshevPolynomialV,
+  kShiftedChebyshevPolynomialW,
+  kLaguerrePolynomialL,
+  kLegendrePolynomialP,
   // Cube ops (autofuse/ir/cube.h): the Offset variants (int8 weight offsets) are registered so
   // that graphs holding them parse and validate, and are refused with CUBE_OFFSET_UNSUPPORTED.
   kMatMul,
@@ -234,6 +242,10 @@ std::string AutofuseRefusal(const OpDef& op, bool v2);
 const std::vector<OpDef>& AllOps();
 const OpDef* FindOp(std::string_view type);  // nullptr for unknown types
 bool IsReduceOp(std::string_view type);      // a registered op of ComputeType::kReduce
+// ShiftedChebyshevPolynomialT/U/V/W, LaguerrePolynomialL, LegendrePolynomialP (attr `n`).
+inline bool IsPolynomialOp(OpCode c) {
+  return c >= OpCode::kShiftedChebyshevPolynomialT && c <= OpCode::kLegendrePolynomialP;
+}
 const OpDef& GetOp(OpCode code);
 
 }  // namespace af::ir

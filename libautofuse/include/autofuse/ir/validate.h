@@ -3,6 +3,8 @@
 // unknown ops, unknown size symbols.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,12 @@ struct Diagnostic {
 };
 
 std::vector<Diagnostic> Validate(const Graph& g);
+
+// The degree of an orthogonal-polynomial node (ShiftedChebyshevPolynomialT, ...): its attr `n`
+// as an integer (an int64, an integral double, or a string holding one); nullopt when it is
+// missing or not an integer. Validation reports that; the interpreter and codegen read it here.
+std::optional<std::int64_t> PolynomialDegree(const Node& n);
+
 bool HasErrors(const std::vector<Diagnostic>& diags);
 // One message per line, "error: ..." / "warning: ...".
 std::string FormatDiagnostics(const std::vector<Diagnostic>& diags);

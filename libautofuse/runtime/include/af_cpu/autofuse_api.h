@@ -209,6 +209,56 @@ __aicore__ inline void AiryAiExtend(const LocalTensor<T>& dstLocal, const LocalT
                         [](float x) { return static_cast<float>(af_cpu::special::AiryAi(x)); });
 }
 
+// The orthogonal polynomials of degree n (api_regbase shifted_chebyshev_polynomial_t.h, .._u.h,
+// .._v.h, .._w.h, laguerre_polynomial_l.h, legendre_polynomial_p.h): the shifted Chebyshev ones
+// take the degree as a template argument and a temporary,
+// ShiftedChebyshevPolynomialTExtend<T, N>(dst, src, tmp, n); Laguerre and Legendre take it as a
+// scalar of any integer type and no temporary, LaguerrePolynomialLExtend(dst, src, degree, n).
+// Float only as there. Values by af_cpu/special_math.h in double (PyTorch's rules for the
+// degree: a negative one gives 0), rounded once.
+#define AF_CPU_SHIFTED_CHEBYSHEV(Kind)                                                            \
+  template <typename T, int64_t N>                                                                \
+  __aicore__ inline void ShiftedChebyshevPolynomial##Kind##Extend(                                \
+      const LocalTensor<T>& dst, const LocalTensor<T>& src,                                       \
+      const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {                     \
+    static_assert(std::is_same_v<T, float>,                                                       \
+                  "ShiftedChebyshevPolynomial" #Kind "Extend takes float only");                  \
+    af_cpu::AdvancedUnary("ShiftedChebyshevPolynomial" #Kind "Extend", dst, src, sharedTmpBuffer, \
+                          calCount, [](float x) {                                                 \
+                            return static_cast<float>(af_cpu::special::ShiftedChebyshev(          \
+                                #Kind[0], x, static_cast<double>(N)));                            \
+                          });                                                                     \
+  }
+AF_CPU_SHIFTED_CHEBYSHEV(T)
+AF_CPU_SHIFTED_CHEBYSHEV(U)
+AF_CPU_SHIFTED_CHEBYSHEV(V)
+AF_CPU_SHIFTED_CHEBYSHEV(W)
+#undef AF_CPU_SHIFTED_CHEBYSHEV
+
+template <typename T, typename U>
+__aicore__ inline void LaguerrePolynomialLExtend(const LocalTensor<T>& dst,
+                                                 const LocalTensor<T>& src, U n,
+                                                 const uint32_t calCount) {
+  static_assert(std::is_same_v<T, float>, "LaguerrePolynomialLExtend takes float only");
+  static_assert(std::is_integral_v<U>, "LaguerrePolynomialLExtend takes an integer degree");
+  const auto degree = static_cast<double>(n);
+  af_cpu::AdvancedUnary(
+      "LaguerrePolynomialLExtend", dst, src, af_cpu::NoTmp{}, calCount,
+      [degree](float x) { return static_cast<float>(af_cpu::special::Laguerre(x, degree)); });
+}
+
+template <typename T, typename U>
+__aicore__ inline void LegendrePolynomialPExtend(const LocalTensor<T>& dst,
+                                                 const LocalTensor<T>& src, U n,
+                                                 const uint32_t calCount) {
+  static_assert(std::is_same_v<T, float>, "LegendrePolynomialPExtend takes float only");
+  static_assert(std::is_integral_v<U>, "LegendrePolynomialPExtend takes an integer degree");
+  const auto degree = static_cast<double>(n);
+  af_cpu::AdvancedUnary(
+      "LegendrePolynomialPExtend", dst, src, af_cpu::NoTmp{}, calCount,
+      [degree](float x) { return static_cast<float>(af_cpu::special::Legendre(x, degree)); });
+}
+
 }  // namespace AscendC
 
 AF_CPU_HIDDEN_END
