@@ -387,6 +387,12 @@ class _Run:
         elif op in ("Where", "Select"):
             r = np.where(xs[0] != 0, _wide(xs[1]), _wide(xs[2]))
             self.set(n, 0, _into(np.broadcast_to(r, shape), self.cdt(out.dtype)))
+        elif op == "Softmax":  # V2: along the innermost axis, the shape kept
+            x = _wide(xs[0]).astype(np.float64)
+            with np.errstate(all="ignore"):
+                e = np.exp(x - x.max(axis=-1, keepdims=True))
+                r = e / e.sum(axis=-1, keepdims=True)
+            self.set(n, 0, _into(np.broadcast_to(r, shape), self.cdt(out.dtype)))
         elif op == "ArgMax":  # C-order position over the reduced dims; the first NaN wins
             src = n.ports()[0]
             dims = [d for d, (i, o, s) in enumerate(zip(_ints(src.size), shape,

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "af_cpu/launch_abi.h"
 #include "autofuse/att/pgo.h"
@@ -322,9 +323,45 @@ bool ReducesHalves(const ir::Graph& g, const std::string& output) {
       .has_value();
 }
 
+// The most fp16/bf16 roundings on one path into Output `output`: compute nodes (not Load, Store,
+// Broadcast, Data or Output, which move values) whose result is a half. Each rounds the per-step
+// reference's value to the half once more, and the nodes after it carry that error on, while the
+// kernel rounds once (normalize's upcast): the two drift apart by up to about one half tolerance
+// per rounding (soak seed 1983: bf16 Cast, Sub, Mul, Exp, 4 roundings, 3.3906 against 3.3125 at
+// bf16's 0.016).
+int HalfRoundings(const ir::Graph& g, const std::string& output) {
+  const int out = g.FindNode(output);
+  if (out < 0) return 0;
+  std::vector<int> depth(g.nodes.size(), -1);
+  const auto moves = [](const std::string& t) {
+    return t == "Load" || t == "Store" || t == "Broadcast" || t == "Data" || t == "Output";
+  };
+  // Iterative post-order over the cone (the graph may be deep).
+  std::vector<std::pair<int, bool>> todo = {{out, false}};
+  while (!todo.empty()) {
+    const auto [i, expanded] = todo.back();
+    todo.pop_back();
+    const auto u = static_cast<std::size_t>(i);
+    if (depth[u] >= 0) continue;
+    const ir::Node& n = g.nodes[u];
+    if (!expanded) {
+      todo.emplace_back(i, true);
+      for (const auto& in : n.inputs)
+        if (depth[static_cast<std::size_t>(in.node)] < 0) todo.emplace_back(in.node, false);
+      continue;
+    }
+    int d = 0;
+    for (const auto& in : n.inputs)
+      d = std::max(d, depth[static_cast<std::size_t>(in.node)]);
+    const bool rounds = !moves(n.type) && !n.outputs.empty() && IsHalf(n.outputs[0].dtype);
+    depth[u] = d + (rounds ? 1 : 0);
+  }
+  return depth[static_cast<std::size_t>(out)];
+}
+
 // One output against the normalized reference and, for a float output of a graph the precision
 // passes change whose cone reduces no halves, against the per-step reference (ties settled) at the
-// same tolerance.
+// same tolerance times the output's HalfRoundings.
 OutputCheck CheckOutput(const Kernel& k, const RunOptions& run, const interp::TensorSpec& spec,
                         bool reduces, const data::HostArray& expected,
                         const data::HostArray* per_step, const data::HostArray& actual) {
@@ -341,7 +378,10 @@ OutputCheck CheckOutput(const Kernel& k, const RunOptions& run, const interp::Te
   c.max_rel = cmp.max_rel;
   c.message = cmp.message;
   if (per_step != nullptr && ir::IsFloat(spec.dtype) && !ReducesHalves(k.hint, spec.name)) {
-    const auto second = data::CompareArrays(*per_step, actual, c.atol, c.rtol, half.has_value());
+    // The per-step reference's own rounding grows with the half steps it rounds (HalfRoundings).
+    const double steps = std::max(1, HalfRoundings(k.hint, spec.name));
+    const auto second =
+        data::CompareArrays(*per_step, actual, c.atol * steps, c.rtol * steps, half.has_value());
     c.per_step_checked = true;
     c.per_step_ok = second.ok;
     c.per_step_max_abs = second.max_abs;
