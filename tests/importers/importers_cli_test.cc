@@ -36,12 +36,14 @@ std::string Quote(const std::string& s) {
   return q + "'";
 }
 
-// afc under `timeout 60`: a hang shows as exit code 124.
+// afc under `timeout 300`: a hang shows as exit code 124. Generous: a run compiles its kernels,
+// and on a 2-core machine busy with other builds one compile took past the former 60 s
+// (ImportersCli.TransposedReadsRunEndToEnd, which takes 4 s on an idle machine).
 Result Afc(const std::string& args) {
   static const auto dir = af::test::TempDir("importers_cli");
   const auto out = dir / "stdout";
   const auto err = dir / "stderr";
-  const std::string cmd = "timeout 60 " + Quote(AF_AFC_PATH) + " " + args + " >" +
+  const std::string cmd = "timeout 300 " + Quote(AF_AFC_PATH) + " " + args + " >" +
                           Quote(out.string()) + " 2>" + Quote(err.string()) + " </dev/null";
   const int st = std::system(cmd.c_str());
   Result r;
