@@ -119,7 +119,17 @@ class Checker {
     }
     if (op != nullptr) {
       const auto want = op->inputs.size();
-      if (op->dynamic_inputs ? n.inputs.empty() : n.inputs.size() != want) {
+      const bool degree_input =
+          (op->code == OpCode::kLaguerrePolynomialL || op->code == OpCode::kLegendrePolynomialP) &&
+          n.inputs.size() == 2;
+      if (degree_input) {
+        // AscIR's own form: the degree as a second, integer input. We take it as attribute n
+        // (docs/ir.md): say so rather than only count the inputs.
+        Error(i,
+              "has the degree as a second input (AscIR's form); give it as the integer "
+              "attribute 'n' on the one input x (the degree must be known when the kernel is "
+              "generated)");
+      } else if (op->dynamic_inputs ? n.inputs.empty() : n.inputs.size() != want) {
         Error(i, "expects " +
                      std::string(op->dynamic_inputs ? "at least 1" : std::to_string(want)) +
                      " inputs, has " + std::to_string(n.inputs.size()));

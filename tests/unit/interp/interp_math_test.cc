@@ -563,6 +563,11 @@ TEST(InterpMath, OrthogonalPolynomialDegreeMustBeAnInteger) {
   g.nodes[2].attrs.clear();
   EXPECT_NE(ir::FormatDiagnostics(ir::Validate(g)).find("missing attribute 'n'"),
             std::string::npos);
+  // AscIR's form of Laguerre / Legendre, the degree as a second input, gets its own message.
+  g.nodes[2].inputs.push_back(g.nodes[2].inputs[0]);
+  EXPECT_NE(ir::FormatDiagnostics(ir::Validate(g)).find("has the degree as a second input"),
+            std::string::npos)
+      << ir::FormatDiagnostics(ir::Validate(g));
 }
 
 // LShift / RShift on every integer dtype they take: counts in [0, width) against PyTorch; counts
