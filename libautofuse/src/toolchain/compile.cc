@@ -332,17 +332,25 @@ std::vector<std::string> ExtraFlags(const CompileOptions& o) {
 // A precompiled kernel_operator.h for this GCC and these flags, built once into
 // <cache>/pch-<hash>/ next to a copy of the header (GCC resolves later includes of a header it
 // took from a .gch in that folder, where the copy's #pragma once ends them). Returns the folder,
-// to be searched first with `-include kernel_operator.h`, or empty: not GCC, AF_KERNEL_PCH is not
-// 1 (opt-in: building the .gch costs about two kernel compiles, so it pays only where many kernels
-// share one cache folder, as in the soak; the test suite's fresh folders would pay it each time),
-// or building it failed (the kernel then parses the header as usual; a .gch GCC finds unusable, it
-// ignores). Saves about 1 s of CPU per kernel compile (measured in docs/reliability.md).
-fs::path PrecompiledHeader(const std::vector<std::string>& compiler, const std::string& version,
+// to be searched first with `-include kernel_operator.h`, or empty: no source includes
+// kernel_operator.h, not GCC, AF_KERNEL_PCH is not 1 (opt-in: building the .gch costs about two
+// kernel compiles, so it pays only where many kernels share one cache folder, as in the soak; the
+// test suite's fresh folders would pay it each time), or building it failed (the kernel then parses
+// the header as usual; a .gch GCC finds unusable, it ignores). Saves about 1 s of CPU per kernel
+// compile (measured in docs/reliability.md).
+fs::path PrecompiledHeader(const std::vector<const SourceFile*>& sources,
+                           const std::vector<std::string>& compiler, const std::string& version,
                            const std::vector<std::string>& flags, const fs::path& runtime_include,
                            const fs::path& cache_dir, int timeout_s) {
   // GCC's --version line names the driver ("g++ (Debian 12.2.0-14) 12.2.0"); clang's says clang
   // (clang wants -include-pch instead).
   if (Getenv("AF_KERNEL_PCH") != "1" || version.find("clang") != std::string::npos) return {};
+  // Only sources that include the AscendC header take the precompiled one: a tiling function
+  // alone (the pipeline tests build thousands) would load the whole .gch for nothing.
+  if (std::none_of(sources.begin(), sources.end(), [](const SourceFile* s) {
+        return s->text.find("kernel_operator.h") != std::string::npos;
+      }))
+    return {};
   Hasher h;
   h.Add(kCacheLayout);
   h.Add("pch");
@@ -549,15 +557,8 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
 
   std::vector<std::string> argv = compiler;
   argv.insert(argv.end(), flags.begin(), flags.end());
-  // Only sources that include the AscendC header take the precompiled one: a tiling function
-  // alone (the pipeline tests build thousands) would load the whole .gch for nothing.
-  const bool includes_runtime = std::any_of(sorted.begin(), sorted.end(), [](const SourceFile* s) {
-    return s->text.find("kernel_operator.h") != std::string::npos;
-  });
-  if (const fs::path pch = includes_runtime
-                               ? PrecompiledHeader(compiler, version, flags, runtime_include,
-                                                   cache_dir, options.timeout_s)
-                               : fs::path();
+  if (const fs::path pch = PrecompiledHeader(sorted, compiler, version, flags, runtime_include,
+                                             cache_dir, options.timeout_s);
       !pch.empty()) {
     argv.push_back("-I" + pch.string());
     argv.emplace_back("-include");
