@@ -3,14 +3,11 @@
 
 #include <algorithm>
 
+#include "autofuse/ir/cube.h"
 #include "autofuse/ir/data_movement.h"
 
 namespace af::ir {
 namespace {
-
-bool IsT1(DType t) {
-  return t == DType::kFloat16 || t == DType::kBFloat16 || t == DType::kFloat32;
-}
 
 std::string Fail(std::string* error, const std::string& what) {
   if (error != nullptr) *error = what;
@@ -227,11 +224,11 @@ std::vector<std::string> CheckConv2D(const Graph& g, const Node& n) {
   const Tensor* f = InputTensor(g, n, 1);
   if (x == nullptr || f == nullptr || n.outputs.empty()) return errs;
   const Tensor& out = n.outputs[0];
-  if (!IsT1(x->dtype) || x->dtype != f->dtype) {
+  if (!IsCubeDType(x->dtype) || x->dtype != f->dtype) {
     errs.push_back("x and filter have dtypes " + std::string(DTypeName(x->dtype)) + " and " +
                    std::string(DTypeName(f->dtype)) + "; both must be one of fp16, bf16, fp32");
   }
-  if (!IsT1(out.dtype)) {
+  if (!IsCubeDType(out.dtype)) {
     errs.push_back("output dtype " + std::string(DTypeName(out.dtype)) +
                    " is not one of fp16, bf16, fp32");
   }

@@ -28,10 +28,6 @@ bool IsOne(const Expr& e) {
   return e.AsInt() == 1;
 }
 
-bool IsT1(DType t) {
-  return t == DType::kFloat16 || t == DType::kBFloat16 || t == DType::kFloat32;
-}
-
 // Batch dims of the output from the two operands' leading dims (aligned from the right); an error
 // text when a pair is neither equal nor 1.
 std::optional<std::vector<Expr>> BatchDims(const std::vector<Expr>& a, const std::vector<Expr>& b,
@@ -78,6 +74,10 @@ void CheckBias(const Tensor& bias, const std::vector<Expr>& out, DType out_dtype
 }
 
 }  // namespace
+
+bool IsCubeDType(DType t) {
+  return t == DType::kFloat16 || t == DType::kBFloat16 || t == DType::kFloat32;
+}
 
 bool IsCubeOp(OpCode c) {
   switch (c) {
@@ -139,11 +139,11 @@ std::vector<std::string> CheckMatMul(const Graph& g, const Node& n) {
   const Tensor* x2 = InputTensor(g, n, 1);
   if (x1 == nullptr || x2 == nullptr || n.outputs.empty()) return errs;
   const Tensor& out = n.outputs[0];
-  if (!IsT1(x1->dtype) || x1->dtype != x2->dtype) {
+  if (!IsCubeDType(x1->dtype) || x1->dtype != x2->dtype) {
     errs.push_back("x1 and x2 have dtypes " + std::string(DTypeName(x1->dtype)) + " and " +
                    std::string(DTypeName(x2->dtype)) + "; both must be one of fp16, bf16, fp32");
   }
-  if (!IsT1(out.dtype)) {
+  if (!IsCubeDType(out.dtype)) {
     errs.push_back("output dtype " + std::string(DTypeName(out.dtype)) +
                    " is not one of fp16, bf16, fp32");
   }

@@ -28,6 +28,8 @@ namespace af::ir {
 
 // The MatMul family (MatMul*, BatchMatMul*); the convolutions are ir::IsConvOp (ir/conv.h).
 bool IsCubeOp(OpCode c);
+// fp16, bf16 or fp32: the dtypes T1 and T2 of every cube op (MatMul* and Conv2D*).
+bool IsCubeDType(DType t);
 
 struct MatMulInfo {
   OpCode code = OpCode::kMatMul;
