@@ -25,3 +25,7 @@
 #include "af_cpu/vec_math.h"
 #include "af_cpu/vec_reduce.h"
 #include "af_cpu/vec_reduce_pattern.h"
+// The out-of-line part of the runtime: here, unless the kernel links it prebuilt (af_cpu/config.h).
+#if !defined(AF_CPU_PREBUILT_RUNTIME) || defined(AF_CPU_RUNTIME_OBJECT)
+#include "af_cpu/runtime_impl.h"
+#endif

@@ -329,67 +329,92 @@ std::vector<std::string> ExtraFlags(const CompileOptions& o) {
   return SplitWords(env);
 }
 
-// A precompiled kernel_operator.h for this GCC and these flags, built once into
-// <cache>/pch-<hash>/ next to a copy of the header (GCC resolves later includes of a header it
-// took from a .gch in that folder, where the copy's #pragma once ends them). Returns the folder,
-// to be searched first with `-include kernel_operator.h`, or empty: no source includes
-// kernel_operator.h, not GCC, AF_KERNEL_PCH is not 1 (opt-in: building the .gch costs about two
-// kernel compiles, so it pays only where many kernels share one cache folder, as in the soak; the
-// test suite's fresh folders would pay it each time), or building it failed (the kernel then parses
-// the header as usual; a .gch GCC finds unusable, it ignores). Saves about 1 s of CPU per kernel
-// compile (measured in docs/reliability.md).
-fs::path PrecompiledHeader(const std::vector<const SourceFile*>& sources,
-                           const std::vector<std::string>& compiler, const std::string& version,
-                           const std::vector<std::string>& flags, const fs::path& runtime_include,
-                           const fs::path& cache_dir, int timeout_s) {
-  // GCC's --version line names the driver ("g++ (Debian 12.2.0-14) 12.2.0"); clang's says clang
-  // (clang wants -include-pch instead).
+// The file of the prebuilt runtime object inside a PrecompiledRuntime folder.
+constexpr const char* kRuntimeObject = "af_cpu_runtime.o";
+
+// Runs one compile of PrecompiledRuntime's into `out` (through a temporary file in `dir`);
+// false when it fails in any way.
+bool BuildInto(std::vector<std::string> argv, const fs::path& dir, const fs::path& out,
+               int timeout_s) {
+  const fs::path tmp = dir / (".tmp." + UniqueSuffix() + out.extension().string());
+  argv.emplace_back("-o");
+  argv.push_back(tmp.string());
+  const ProcessResult r = RunProcess(argv, {"LC_ALL=C"}, timeout_s);
+  std::error_code ec;
+  if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0 ||
+      !fs::is_regular_file(tmp, ec)) {
+    fs::remove(tmp, ec);
+    return false;
+  }
+  fs::rename(tmp, out, ec);
+  if (ec) fs::remove(tmp, ec);
+  return !ec;
+}
+
+// The part of every kernel compile that does not depend on the kernel, done once per GCC, flags
+// and runtime into <cache>/pch-<hash>/: a precompiled kernel_operator.h (next to a copy of the
+// header: GCC resolves later includes of a header it took from a .gch in that folder, where the
+// copy's #pragma once ends them) and the runtime's out-of-line functions as one object
+// (af_cpu/runtime_impl.h), both with AF_CPU_PREBUILT_RUNTIME. A kernel compile then parses no
+// runtime header and generates no launcher code: measured on one kernel at -O0, 1.9 -> 0.9 CPU-s
+// (docs/toolchain.md). Returns the folder, to be searched first with `-include kernel_operator.h`
+// and -DAF_CPU_PREBUILT_RUNTIME, the object linked; or empty, and the kernel is built header-only
+// as before: no source includes kernel_operator.h (a tiling function alone, which the pipeline
+// tests build by the thousand, would load the whole .gch for nothing), not GCC (clang wants
+// -include-pch), AF_KERNEL_PCH is not 1 (opt-in: building the two costs about two kernel compiles,
+// which pays only where many kernels share one cache folder, as in the suite and the soak), or a
+// build failed.
+fs::path PrecompiledRuntime(const std::vector<const SourceFile*>& sources,
+                            const std::vector<std::string>& compiler, const std::string& version,
+                            const std::vector<std::string>& flags, const fs::path& runtime_include,
+                            const fs::path& cache_dir, int timeout_s) {
+  // GCC's --version line names the driver ("g++ (Debian 12.2.0-14) 12.2.0"); clang's says clang.
   if (Getenv("AF_KERNEL_PCH") != "1" || version.find("clang") != std::string::npos) return {};
-  // Only sources that include the AscendC header take the precompiled one: a tiling function
-  // alone (the pipeline tests build thousands) would load the whole .gch for nothing.
   if (std::none_of(sources.begin(), sources.end(), [](const SourceFile* s) {
         return s->text.find("kernel_operator.h") != std::string::npos;
       }))
     return {};
   Hasher h;
   h.Add(kCacheLayout);
-  h.Add("pch");
+  h.Add("pch+runtime");
   for (const std::string& w : compiler)
     h.Add(w);
   h.Add(version);
   for (const std::string& f : flags)
     h.Add(f);
   h.Add(Hex(RuntimeHeadersHash(runtime_include)));
-  const fs::path dir = cache_dir / ("pch-" + Hex(h.value()));
+  fs::path dir = cache_dir / ("pch-" + Hex(h.value()));
   const fs::path gch = dir / "kernel_operator.h.gch";
+  const fs::path object = dir / kRuntimeObject;
   std::error_code ec;
-  if (fs::is_regular_file(gch, ec)) return dir;
+  if (fs::is_regular_file(gch, ec) && fs::is_regular_file(object, ec)) return dir;
   fs::create_directories(dir, ec);
   if (ec) return {};
   try {
     WriteFileAtomic(dir, "kernel_operator.h", ReadWholeFile(runtime_include / "kernel_operator.h"));
+    WriteFileAtomic(dir, "af_cpu_runtime.cc",
+                    "// autofuse: the CPU runtime's out-of-line functions, built once per cache\n"
+                    "#include \"kernel_operator.h\"\n");
   } catch (const ToolchainError&) {
     return {};
   }
-  const fs::path tmp = dir / (".tmp." + UniqueSuffix() + ".gch");
-  std::vector<std::string> argv = compiler;
+  std::vector<std::string> base = compiler;
   for (const std::string& f : flags)
-    if (f != "-shared") argv.push_back(f);
+    if (f != "-shared") base.push_back(f);
+  base.emplace_back("-DAF_CPU_PREBUILT_RUNTIME");
+  std::vector<std::string> header = base;
+  for (const std::string& a : {"-I" + runtime_include.string(), std::string("-x"),
+                               std::string("c++-header"), (dir / "kernel_operator.h").string()})
+    header.push_back(a);
+  // The object sees the real runtime folder only: the copy of kernel_operator.h and its .gch in
+  // `dir` are built without the out-of-line functions.
+  std::vector<std::string> runtime = base;
   for (const std::string& a :
-       {"-I" + runtime_include.string(), std::string("-x"), std::string("c++-header"),
-        (dir / "kernel_operator.h").string(), std::string("-o"), tmp.string()})
-    argv.push_back(a);
-  const ProcessResult r = RunProcess(argv, {"LC_ALL=C"}, timeout_s);
-  if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0 ||
-      !fs::is_regular_file(tmp, ec)) {
-    fs::remove(tmp, ec);
-    return {};
-  }
-  fs::rename(tmp, gch, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return {};
-  }
+       {std::string("-DAF_CPU_RUNTIME_OBJECT"), "-I" + runtime_include.string(), std::string("-c"),
+        (dir / "af_cpu_runtime.cc").string()})
+    runtime.push_back(a);
+  if (!fs::is_regular_file(gch, ec) && !BuildInto(header, dir, gch, timeout_s)) return {};
+  if (!fs::is_regular_file(object, ec) && !BuildInto(runtime, dir, object, timeout_s)) return {};
   return dir;
 }
 
@@ -557,16 +582,17 @@ std::shared_ptr<KernelLibrary> CompileKernel(const std::vector<SourceFile>& sour
 
   std::vector<std::string> argv = compiler;
   argv.insert(argv.end(), flags.begin(), flags.end());
-  if (const fs::path pch = PrecompiledHeader(sorted, compiler, version, flags, runtime_include,
-                                             cache_dir, options.timeout_s);
-      !pch.empty()) {
-    argv.push_back("-I" + pch.string());
-    argv.emplace_back("-include");
-    argv.emplace_back("kernel_operator.h");
+  const fs::path pch = PrecompiledRuntime(sorted, compiler, version, flags, runtime_include,
+                                          cache_dir, options.timeout_s);
+  if (!pch.empty()) {
+    for (const std::string& a : {std::string("-DAF_CPU_PREBUILT_RUNTIME"), "-I" + pch.string(),
+                                 std::string("-include"), std::string("kernel_operator.h")})
+      argv.push_back(a);
   }
   argv.push_back("-I" + runtime_include.string());
   argv.push_back("-I" + folder.string());
   argv.push_back((folder / main_file).string());
+  if (!pch.empty()) argv.push_back((pch / kRuntimeObject).string());
   argv.emplace_back("-o");
   std::vector<std::string> shown = argv;
   shown.push_back(so.string());

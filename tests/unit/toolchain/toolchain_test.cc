@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -223,6 +224,122 @@ TEST(ToolchainTest, CompilesLaunchesAndCachesARealKernel) {
   EXPECT_EQ(z[3], 0.0f);          // -2.5 + 0
   EXPECT_EQ(z[16], 4.0f + 1.0f);  // 4 + 1
   EXPECT_EQ(CountEntries(cache), 1u);
+}
+
+// Sets an environment variable for one scope, restoring what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    const char* old = std::getenv(name);
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    if (value != nullptr) {
+      ::setenv(name, value, 1);
+    } else {
+      ::unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (had_) {
+      ::setenv(name_, old_.c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
+// Launches the add_relu kernel over 2 blocks of 100 elements with `ub_bytes` of UB per block;
+// returns the status and, when it ran, checks z = relu(x + y).
+int LaunchAddRelu(const KernelLibrary& lib, uint64_t ub_bytes, std::string* error) {
+  struct {
+    uint32_t total;
+    uint32_t tile;
+  } tiling{100, 64};
+  std::vector<float> x(200);
+  std::vector<float> y(200, 1.0f);
+  std::vector<float> z(200, -1.0f);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
+  uint8_t* ptrs[] = {reinterpret_cast<uint8_t*>(x.data()), reinterpret_cast<uint8_t*>(y.data()),
+                     reinterpret_cast<uint8_t*>(z.data())};
+  const uint64_t bytes = x.size() * sizeof(float);
+  const uint64_t sizes[] = {bytes, bytes, bytes};
+  AfLaunchArgs a{};
+  a.abi_version = AF_LAUNCH_ABI_VERSION;
+  a.block_dim = 2;
+  a.ub_bytes = ub_bytes;
+  a.num_gm = 3;
+  a.gm_ptrs = ptrs;
+  a.gm_sizes = sizes;
+  a.tiling = reinterpret_cast<uint8_t*>(&tiling);
+  a.tiling_size = sizeof(tiling);
+  const int rc = lib.Launch(&a);
+  *error = a.error;
+  if (rc != AF_STATUS_OK) return rc;
+  for (size_t i = 0; i < z.size(); ++i)
+    EXPECT_EQ(z[i], std::max(0.0f, x[i] + y[i])) << i;
+  EXPECT_EQ(a.mte3_bytes, bytes);
+  return rc;
+}
+
+// AF_KERNEL_PCH=1: the first kernel compile of a cache folder builds the precompiled
+// kernel_operator.h and the runtime's out-of-line functions (af_cpu/runtime_impl.h) into one
+// pch-<hash> folder; every kernel links that object instead of generating the launcher itself,
+// and runs and reports violations as a header-only build does. Without it, header-only.
+TEST(ToolchainTest, PrecompiledRuntimeIsBuiltOnceAndLinked) {
+  const fs::path cache = af::test::TempDir("toolchain_prebuilt");
+  CompileOptions o = Options(cache);
+  o.flags = {"-O0"};
+  const auto variant = [](const char* extra) {
+    std::string src = kAddReluSource;
+    src.replace(src.find("op.Process();"), 13, std::string("op.Process();") + extra);
+    return std::vector<SourceFile>{{"add_relu.cc", src}, {"tiling.h", kTilingHeader}};
+  };
+  std::vector<fs::path> folders;
+  const auto pch_folders = [&] {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(cache))
+      if (e.path().filename().string().rfind("pch-", 0) == 0) out.push_back(e.path());
+    return out;
+  };
+  std::string error;
+  {
+    const ScopedEnv pch("AF_KERNEL_PCH", "1");
+    const auto first = CompileKernel(variant(""), "add_relu.cc", o);
+    const std::string command = af::test::ReadFile(first->dir() / "compile_command.txt");
+    EXPECT_NE(command.find("-DAF_CPU_PREBUILT_RUNTIME"), std::string::npos) << command;
+    EXPECT_NE(command.find("af_cpu_runtime.o"), std::string::npos) << command;
+    folders = pch_folders();
+    ASSERT_EQ(folders.size(), 1u);
+    EXPECT_TRUE(fs::is_regular_file(folders[0] / "kernel_operator.h.gch"));
+    ASSERT_TRUE(fs::is_regular_file(folders[0] / "af_cpu_runtime.o"));
+    const auto built = fs::last_write_time(folders[0] / "af_cpu_runtime.o");
+    EXPECT_EQ(LaunchAddRelu(*first, 192 * 1024, &error), AF_STATUS_OK) << error;
+    // A violation raised inside the prebuilt object (CarveUb) is reported as usual.
+    EXPECT_EQ(LaunchAddRelu(*first, 1024, &error), AF_STATUS_VIOLATION);
+    EXPECT_NE(error.find("UB over capacity"), std::string::npos) << error;
+    // A second kernel reuses both.
+    const auto second = CompileKernel(variant("\n  (void)0;"), "add_relu.cc", o);
+    EXPECT_FALSE(second->cache_hit());
+    EXPECT_EQ(pch_folders(), folders);
+    EXPECT_EQ(fs::last_write_time(folders[0] / "af_cpu_runtime.o"), built);
+    EXPECT_EQ(LaunchAddRelu(*second, 192 * 1024, &error), AF_STATUS_OK) << error;
+  }
+  const ScopedEnv no_pch("AF_KERNEL_PCH", nullptr);
+  const auto plain = CompileKernel(variant("\n  (void)1;"), "add_relu.cc", o);
+  const std::string command = af::test::ReadFile(plain->dir() / "compile_command.txt");
+  EXPECT_EQ(command.find("af_cpu_runtime.o"), std::string::npos) << command;
+  EXPECT_EQ(command.find("AF_CPU_PREBUILT_RUNTIME"), std::string::npos) << command;
+  EXPECT_EQ(LaunchAddRelu(*plain, 192 * 1024, &error), AF_STATUS_OK) << error;
+  EXPECT_EQ(LaunchAddRelu(*plain, 1024, &error), AF_STATUS_VIOLATION);
+  EXPECT_NE(error.find("UB over capacity"), std::string::npos) << error;
 }
 
 TEST(ToolchainTest, ChangingOneCharacterOrOneOptionMisses) {

@@ -43,6 +43,16 @@
 #define ASCEND_IS_AIV true
 #define ASCEND_IS_AIC false
 
+// The runtime's non-template machinery (af_cpu/runtime_impl.h: the launcher, block state, SyncAll,
+// buffer carving) is inline in every kernel by default. With AF_CPU_PREBUILT_RUNTIME it is
+// declared only, and the kernel links an object built once from runtime_impl.h (compiled with
+// AF_CPU_RUNTIME_OBJECT too): the toolchain's kernel cache does this to halve each kernel compile.
+#if defined(AF_CPU_PREBUILT_RUNTIME)
+#define AF_CPU_RT
+#else
+#define AF_CPU_RT inline
+#endif
+
 // All runtime code is hidden so that two kernel .so files loaded into one process never share
 // (or interpose) each other's state; only af_launch/af_abi_version are exported.
 #define AF_CPU_HIDDEN_BEGIN _Pragma("GCC visibility push(hidden)")

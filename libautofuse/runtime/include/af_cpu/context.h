@@ -65,16 +65,8 @@ struct BlockCounters {
   uint64_t fix_bytes = 0;      // L0C -> GM payload bytes (Fixpipe)
   std::vector<ApiStat> api;
 
-  ApiStat& Api(const char* name) {
-    for (ApiStat& a : api) {
-      if (a.name == name) return a;  // string literals are usually merged: pointer hit
-    }
-    for (ApiStat& a : api) {
-      if (std::strcmp(a.name, name) == 0) return a;
-    }
-    api.push_back(ApiStat{name, 0, 0});
-    return api.back();
-  }
+  // The counters of API `name`, added on its first call.
+  ApiStat& Api(const char* name);
 };
 
 // Shared by all blocks of one launch.
@@ -103,19 +95,8 @@ struct LaunchState {
   int failed_block = -1;
   std::atomic<bool> abort_flag{false};
 
-  void RecordError(const std::string& msg, int block) {
-    {
-      std::lock_guard<std::mutex> lk(err_mu);
-      if (first_error.empty()) {
-        first_error = msg;
-        failed_block = block;
-      }
-    }
-    abort_flag = true;
-    std::lock_guard<std::mutex> lk(mu);
-    aborted = true;
-    cv.notify_all();
-  }
+  // Keeps the launch's first error and wakes the blocks waiting in SyncAll so that they stop.
+  void RecordError(const std::string& msg, int block);
 };
 
 enum class AtomicMode : uint8_t { kNone, kAdd, kMax, kMin };
@@ -147,29 +128,14 @@ struct BlockCtx {
 
 inline thread_local BlockCtx* g_block = nullptr;
 
-inline std::string BlockPrefix(const BlockCtx& c) {
-  std::ostringstream os;
-  os << "kernel '" << c.launch->kernel_name << "' block " << c.block_idx << "/"
-     << c.launch->block_dim;
-  return os.str();
-}
+// "kernel '<name>' block i/n", the start of every violation message of the block.
+AF_CPU_RT std::string BlockPrefix(const BlockCtx& c);
 
 // Throws the violation for the current block: "<kernel> block i/n: <api>: <what>".
-[[noreturn]] inline void Fail(const char* api, const std::string& what) {
-  std::string msg;
-  if (g_block != nullptr) msg = BlockPrefix(*g_block) + ": ";
-  msg += api;
-  msg += ": ";
-  msg += what;
-  throw Violation(msg);
-}
+[[noreturn]] AF_CPU_RT void Fail(const char* api, const std::string& what);
 
-inline BlockCtx& Ctx(const char* api) {
-  if (g_block == nullptr) {
-    throw Violation(std::string(api) + ": AscendC API called outside af_cpu::Launch");
-  }
-  return *g_block;
-}
+// The running block's state; a violation when called outside a launch.
+AF_CPU_RT BlockCtx& Ctx(const char* api);
 
 // Enters an API call: counts it and returns the block state.
 inline BlockCtx& Enter(const char* api) {
@@ -186,43 +152,8 @@ inline void AddRepeats(BlockCtx& c, const char* api, uint64_t bytes) {
 }
 
 // Checks that [p, p + bytes) lies inside one registered GM buffer.
-inline void CheckGm(const char* api, const char* operand, const void* p, uint64_t bytes,
-                    bool write) {
-  if (bytes == 0) return;
-  const BlockCtx& c = Ctx(api);
-  const auto a = reinterpret_cast<uintptr_t>(p);
-  for (const GmRegion& r : c.launch->gm) {
-    if (a >= r.begin && a - r.begin <= r.size && bytes <= r.size - (a - r.begin)) return;
-  }
-  std::ostringstream os;
-  os << "GM " << (write ? "write" : "read") << " of " << bytes << " bytes (" << operand << ") ";
-  // Describe the access relative to the nearest buffer (within 1 MiB), else as a stray address.
-  constexpr uint64_t kNear = uint64_t{1} << 20;
-  const GmRegion* best = nullptr;
-  for (const GmRegion& r : c.launch->gm) {
-    if (a >= r.begin && a - r.begin <= r.size + kNear &&
-        (best == nullptr || r.begin > best->begin)) {
-      best = &r;
-    }
-  }
-  const GmRegion* after = nullptr;
-  for (const GmRegion& r : c.launch->gm) {
-    if (a < r.begin && r.begin - a <= kNear && (after == nullptr || r.begin < after->begin)) {
-      after = &r;
-    }
-  }
-  if (best != nullptr) {
-    os << "at offset " << (a - best->begin) << " of " << best->name << " (" << best->size
-       << " bytes) runs out of bounds: bytes [" << (a - best->begin) << ", "
-       << (a - best->begin + bytes) << ")";
-  } else if (after != nullptr) {
-    os << "starts " << (after->begin - a) << " bytes before " << after->name << " (" << after->size
-       << " bytes)";
-  } else {
-    os << "at address " << p << " is outside every registered GM buffer";
-  }
-  Fail(api, os.str());
-}
+AF_CPU_RT void CheckGm(const char* api, const char* operand, const void* p, uint64_t bytes,
+                       bool write);
 
 }  // namespace af_cpu
 

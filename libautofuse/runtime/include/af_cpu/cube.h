@@ -128,46 +128,12 @@ inline bool CubeMemOf(AscendC::TPosition p, CubeMem* m) {
   }
 }
 
-inline CubeArena& Arena(BlockCtx& c, CubeMem m) {
-  CubeArena& a = c.cube[static_cast<int>(m)];
-  if (a.bytes.empty()) {
-    a.bytes.assign(CubeMemBytes(m) + 1024, kUbPoison);
-    const auto raw = reinterpret_cast<uintptr_t>(a.bytes.data());
-    a.base = a.bytes.data() + (AlignUp(raw, 1024) - raw);
-  }
-  return a;
-}
+AF_CPU_RT CubeArena& Arena(BlockCtx& c, CubeMem m);
 
 // Reserves `num` buffers of `len` bytes in the cube memory of `pos`; returns the slot offset and
 // sets the memory's base pointer.
-inline uint64_t CarveCube(const char* api, AscendC::TPosition pos, uint32_t num, uint32_t len,
-                          uint64_t* slot_len, uint8_t** base) {
-  BlockCtx& c = Enter(api);
-  CubeMem m = CubeMem::kL1;
-  if (!CubeMemOf(pos, &m)) Fail(api, "position is not a cube memory");
-  if (num == 0) Fail(api, "num must be at least 1");
-  if (c.buffers + num > kMaxBuffers) {
-    Fail(api, "more than " + std::to_string(kMaxBuffers) + " buffers in one kernel");
-  }
-  CubeArena& a = Arena(c, m);
-  *slot_len = AlignUp(len, CubeMemAlign(m));
-  const uint64_t need = *slot_len * num;
-  const uint64_t at = AlignUp(a.cursor, CubeMemAlign(m));
-  const uint64_t size = CubeMemBytes(m);
-  if (need > size || at > size - need) {
-    std::ostringstream os;
-    os << CubeMemName(m) << " over capacity: num=" << num << " x len=" << len << " (" << need
-       << " bytes, " << CubeMemAlign(m) << "-byte aligned) at " << CubeMemName(m) << " offset "
-       << at << " ends at byte " << at + need << " but the " << CubeMemName(m) << " has " << size
-       << " bytes";
-    Fail(api, os.str());
-  }
-  a.cursor = at + need;
-  if (a.cursor > a.peak) a.peak = a.cursor;
-  c.buffers += num;
-  *base = a.base;
-  return at;
-}
+AF_CPU_RT uint64_t CarveCube(const char* api, AscendC::TPosition pos, uint32_t num, uint32_t len,
+                             uint64_t* slot_len, uint8_t** base);
 
 template <typename T>
 void RequireMem(const char* api, const char* operand, const AscendC::LocalTensor<T>& t,

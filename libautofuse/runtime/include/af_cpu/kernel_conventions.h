@@ -46,32 +46,14 @@ struct KernelTypes {
   std::map<uint64_t, KernelMetaType> per_key;
 };
 
-inline KernelTypes& DeclaredKernelTypes() {
-  static KernelTypes types;
-  return types;
-}
+AF_CPU_RT KernelTypes& DeclaredKernelTypes();
 
-inline bool DeclareKernelType(KernelMetaType type) {
-  KernelTypes& t = DeclaredKernelTypes();
-  const std::lock_guard<std::mutex> lk(t.mu);
-  t.default_type = type;
-  return true;
-}
+AF_CPU_RT bool DeclareKernelType(KernelMetaType type);
 
-inline bool DeclareKernelType(uint64_t key, KernelMetaType type) {
-  KernelTypes& t = DeclaredKernelTypes();
-  const std::lock_guard<std::mutex> lk(t.mu);
-  t.per_key[key] = type;
-  return true;
-}
+AF_CPU_RT bool DeclareKernelType(uint64_t key, KernelMetaType type);
 
 // The type that applies to the running launch: its tiling key's, else the default.
-inline KernelMetaType KernelTypeOf(uint64_t key) {
-  KernelTypes& t = DeclaredKernelTypes();
-  const std::lock_guard<std::mutex> lk(t.mu);
-  const auto it = t.per_key.find(key);
-  return it != t.per_key.end() ? it->second : t.default_type;
-}
+AF_CPU_RT KernelMetaType KernelTypeOf(uint64_t key);
 
 inline bool HasHardSync(KernelMetaType type) {
   return type == KERNEL_TYPE_MIX_AIV_1_0 || type == KERNEL_TYPE_MIX_AIC_1_0 ||
@@ -79,16 +61,7 @@ inline bool HasHardSync(KernelMetaType type) {
 }
 
 // Hard SyncAll() is a multi-core control instruction: the kernel must be of a mixed type.
-inline void CheckHardSyncAllowed(const char* api) {
-  const BlockCtx& c = Ctx(api);
-  const KernelMetaType type = KernelTypeOf(c.launch->tiling_key);
-  if (!HasHardSync(type)) {
-    Fail(api, std::string("hard SyncAll() in a kernel whose type is ") +
-                  (type == KERNEL_TYPE_MAX ? "not declared" : "not a mixed type") +
-                  ": declare KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0) (an AIV-only kernel "
-                  "has no hardware all-core sync and can hang on the device)");
-  }
-}
+AF_CPU_RT void CheckHardSyncAllowed(const char* api);
 
 __aicore__ inline uint64_t CurrentTilingKey() {
   return Ctx("TILING_KEY_IS").launch->tiling_key;

@@ -90,35 +90,8 @@ inline bool IsUbPosition(AscendC::TPosition p) {
 }
 
 // Reserves `num` buffers of `len` bytes (rounded up to 32) from the block's UB arena.
-inline uint64_t CarveUb(const char* api, AscendC::TPosition pos, uint32_t num, uint32_t len,
-                        uint64_t* slot_len) {
-  BlockCtx& c = Enter(api);
-  if (!IsUbPosition(pos)) {
-    Fail(api, std::string("buffer position ") + AscendC::PositionName(pos) +
-                  " is not modelled: the CPU runtime only has the Unified Buffer");
-  }
-  if (num == 0) Fail(api, "num must be at least 1");
-  if (c.buffers + num > kMaxBuffers) {
-    std::ostringstream os;
-    os << "more than " << kMaxBuffers << " buffers in one kernel (" << c.buffers
-       << " already allocated, " << num << " requested)";
-    Fail(api, os.str());
-  }
-  *slot_len = AlignUp(len, kBlockBytes);
-  const uint64_t need = *slot_len * num;
-  const uint64_t at = c.ub_cursor;
-  if (need > c.ub_size || at > c.ub_size - need) {
-    std::ostringstream os;
-    os << "UB over capacity: num=" << num << " x len=" << len << " (" << need
-       << " bytes, 32-byte aligned) at UB offset " << at << " ends at byte " << at + need
-       << " but the UB has " << c.ub_size << " bytes";
-    Fail(api, os.str());
-  }
-  c.ub_cursor = at + need;
-  if (c.ub_cursor > c.ub_peak) c.ub_peak = c.ub_cursor;
-  c.buffers += num;
-  return at;
-}
+AF_CPU_RT uint64_t CarveUb(const char* api, AscendC::TPosition pos, uint32_t num, uint32_t len,
+                           uint64_t* slot_len);
 
 // Queue bookkeeping shared by every TQue/TQueBind instantiation.
 class QueueCore {
@@ -130,15 +103,7 @@ class QueueCore {
     State state;
   };
 
-  void Init(uint8_t* ub, uint64_t base, uint32_t num, uint64_t slot_len, AscendC::TPosition pos) {
-    ub_ = ub;
-    pos_ = pos;
-    slots_.clear();
-    fifo_.clear();
-    next_ = 0;
-    for (uint32_t i = 0; i < num; ++i)
-      slots_.push_back(Slot{base + i * slot_len, slot_len, State::kFree});
-  }
+  void Init(uint8_t* ub, uint64_t base, uint32_t num, uint64_t slot_len, AscendC::TPosition pos);
 
   template <typename T>
   AscendC::LocalTensor<T> Alloc() {
@@ -357,14 +322,7 @@ class TBuf {
 
 class TPipe {
  public:
-  TPipe() {
-    af_cpu::BlockCtx& c = af_cpu::Ctx("TPipe");
-    start_ = c.ub_cursor;
-    for (int m = 0; m < 4; ++m)
-      cube_start_[m] = c.cube[m].cursor;
-    buffers_start_ = c.buffers;
-    c.pipe = this;
-  }
+  TPipe();
   ~TPipe() { Release(); }
   TPipe(const TPipe&) = delete;
   TPipe& operator=(const TPipe&) = delete;
@@ -401,13 +359,7 @@ class TPipe {
 
   void Init() {}
   // Releases every buffer of this pipe so that InitBuffer can carve the UB again.
-  void Reset() {
-    af_cpu::BlockCtx& c = af_cpu::Enter("TPipe::Reset");
-    c.ub_cursor = start_;
-    c.buffers = buffers_start_;
-    for (int m = 0; m < 4; ++m)
-      c.cube[m].cursor = cube_start_[m];
-  }
+  void Reset();
   void Destroy() { Release(); }
 
   template <HardEvent evt>
@@ -423,17 +375,7 @@ class TPipe {
   TEventID FetchEventID(HardEvent /*evt*/) { return 0; }
 
  private:
-  void Release() {
-    af_cpu::BlockCtx* c = af_cpu::g_block;
-    if (c == nullptr || !alive_) return;
-    alive_ = false;
-    if (c->ub_cursor > start_) c->ub_cursor = start_;
-    if (c->buffers > buffers_start_) c->buffers = buffers_start_;
-    for (int m = 0; m < 4; ++m) {
-      if (c->cube[m].cursor > cube_start_[m]) c->cube[m].cursor = cube_start_[m];
-    }
-    if (c->pipe == this) c->pipe = nullptr;
-  }
+  void Release();
   uint64_t start_ = 0;
   uint64_t cube_start_[4] = {0, 0, 0, 0};
   uint32_t buffers_start_ = 0;

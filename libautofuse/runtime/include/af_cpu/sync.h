@@ -19,52 +19,10 @@ AF_CPU_HIDDEN_BEGIN
 namespace af_cpu {
 
 // Waits until every block of the launch reached the same SyncAll.
-inline void Barrier(const char* api) {
-  BlockCtx& c = Enter(api);
-  LaunchState& st = *c.launch;
-  if (st.resident < st.block_dim) {
-    std::ostringstream os;
-    os << "SyncAll needs all " << st.block_dim << " blocks resident at once but only "
-       << st.resident << " run concurrently (block_dim exceeds the concurrently runnable blocks)";
-    Fail(api, os.str());
-  }
-  std::unique_lock<std::mutex> lk(st.mu);
-  if (st.aborted) throw AbortSignal{};
-  if (st.exited > 0) {
-    lk.unlock();
-    std::ostringstream os;
-    os << "SyncAll #" << c.sync_calls + 1 << " waits for " << st.exited
-       << " block(s) that already finished (every block must call SyncAll equally often)";
-    Fail(api, os.str());
-  }
-  ++c.sync_calls;
-  const uint64_t gen = st.generation;
-  if (++st.arrived == st.block_dim) {
-    st.arrived = 0;
-    ++st.generation;
-    st.cv.notify_all();
-    return;
-  }
-  st.cv.wait(lk, [&] { return st.generation != gen || st.aborted; });
-  if (st.generation == gen) throw AbortSignal{};
-}
+AF_CPU_RT void Barrier(const char* api);
 
 // Called by the launcher when a block returns: blocks still waiting in SyncAll would hang.
-inline void BlockFinished(BlockCtx& c) {
-  LaunchState& st = *c.launch;
-  uint32_t waiting = 0;
-  {
-    std::lock_guard<std::mutex> lk(st.mu);
-    ++st.exited;
-    if (st.aborted || st.arrived == 0) return;
-    waiting = st.arrived;
-  }
-  std::ostringstream os;
-  os << BlockPrefix(c) << ": SyncAll: the block finished after " << c.sync_calls
-     << " SyncAll call(s) while " << waiting
-     << " block(s) wait in the next one (every block must call SyncAll equally often)";
-  st.RecordError(os.str(), static_cast<int>(c.block_idx));
-}
+AF_CPU_RT void BlockFinished(BlockCtx& c);
 
 }  // namespace af_cpu
 
