@@ -193,8 +193,11 @@ void Upcast(Graph& g, std::vector<Decision>* d, const std::set<std::string>& kee
       if (n.type == "Where" || n.type == "Select") first = 1;
     }
     if (!want) continue;
+    // `n` dangles after the first InsertAfter below (g.nodes grows and shifts): only g.nodes[i]
+    // from here on (a use after free the ASan stage found).
+    const bool masked_fill = n.type == "MaskedFill";
     for (std::size_t s = first; s < g.nodes[i].inputs.size(); ++s) {
-      if (n.type == "MaskedFill" && s == 1) continue;  // the bool mask
+      if (masked_fill && s == 1) continue;  // the bool mask
       const ir::InputRef in = g.nodes[i].inputs[s];
       const DType have = g.nodes[in.node].outputs.at(in.output).dtype;
       if (have == *want) continue;
