@@ -140,11 +140,20 @@ GraphPanel::GraphPanel(RunManager* runs, SelectionModel* selection, LayoutWorker
   connect(scene_, &GraphScene::nodeClicked, this, &GraphPanel::onNodeClicked);
   connect(scene_, &GraphScene::clusterClicked, this, &GraphPanel::onClusterClicked);
   connect(scene_, &GraphScene::clusterDoubleClicked, this, &GraphPanel::toggleCollapsed);
-  connect(scene_, &GraphScene::nodeDoubleClicked, this, [this](const QString& name) {
+  // Finds the group first, then toggles: toggleCollapsed rebuilds spec_ and the scene, which
+  // owns the name the signal passed (iterating spec_ across it was a use after free the ASan
+  // stage found).
+  connect(scene_, &GraphScene::nodeDoubleClicked, this, [this](const QString& clicked) {
     if (!model_) return;
+    const QString name = clicked;
+    int group = -1;
     for (const auto& n : spec_.nodes) {
-      if (n.name == name && n.collapsed) toggleCollapsed(n.group);
+      if (n.name == name && n.collapsed) {
+        group = n.group;
+        break;
+      }
     }
+    if (group >= 0) toggleCollapsed(group);
   });
   connect(collapse_, &QToolButton::clicked, this, [this] { setAllCollapsed(true); });
   connect(expand_, &QToolButton::clicked, this, [this] { setAllCollapsed(false); });
