@@ -32,6 +32,8 @@ echo "sanitize: build $((t1 - t0)) s"
 # A finding aborts (UBSan: -fno-sanitize-recover); leaks are findings too.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# Graphviz's own leaks in its dot layout (tests/sanitize/lsan.supp says which and why).
+export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp"
 export QT_QPA_PLATFORM=offscreen
 export AF_CACHE_DIR="$PWD/$build/kernel-cache"
 status=0
