@@ -85,8 +85,8 @@ TEST(PgoFile, ParsesWholeEntriesAndNamesWhatIsWrong) {
       "v1 perf=1 syms=1,-2 cores=1 ub=32 case=0 tile=1 use=1 cycles=0 solver_cycles=0",
       "v1 perf=1 syms=1 cores=1 ub=32 case=0 tile=0 use=1 cycles=0 solver_cycles=0",
       "v1 perf=1 syms=1 cores=1 ub=32 case=0 tile=1 use=1 cycles=nan solver_cycles=0",
-      "v1 perf=1 syms=99999999999999999999 cores=1 ub=32 case=0 tile=1 use=1 cycles=0 "
-      "solver_cycles=0",
+      ("v1 perf=1 syms=99999999999999999999 cores=1 ub=32 case=0 tile=1 use=1 cycles=0 "
+       "solver_cycles=0"),  // one line, split here (parenthesised for clang's concatenation check)
       "v1 perf=1 syms=1 cores=1 ub=32 case=0 tile=1 use=1 cycles=0 solver_cycles=0 extra=1",
   };
   for (const char* line : bad) {

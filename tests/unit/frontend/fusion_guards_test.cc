@@ -109,7 +109,9 @@ TEST(PeakMemoryGuard, UsesBindingsForSymbolicSizesAndSaysWhenItCannot) {
 TEST(OutputMemoryLimit, RefusesAKernelWritingMoreThanTheLimit) {
   frontend::FusionOptions o;
   o.max_output_memory = 300000;  // exp + neg write 524288 bytes together
-  const auto& rec = Only(Decide(kSiblings, o));
+  // The result outlives `rec` (a reference into a temporary dangled here: the ASan stage).
+  const auto r = Decide(kSiblings, o);
+  const auto& rec = Only(r);
   EXPECT_EQ(rec.code, "OUTPUT_MEMORY");
   EXPECT_NE(rec.message.find("writes 524288 bytes"), std::string::npos) << rec.message;
   EXPECT_EQ(frontend::FusionOptions{}.max_output_memory, std::int64_t{13} << 30);
