@@ -2,10 +2,13 @@
 # CI's sanitizer and fuzz stage (scripts/test.sh runs it after the main suite): one clang build
 # folder, build-asan, with AddressSanitizer + UndefinedBehaviorSanitizer on every target
 # (-DAUTOFUSE_SANITIZE=ON) and libFuzzer coverage on the libraries (-DAF_BUILD_FUZZERS=ON), built
-# only for the targets below (ccache keeps rebuilds cheap). It then runs a chosen cheap subset:
-#   - the unit tests of the input layers (data: .npy, HostArray; ir: graph text and proto; sym)
-#     and the golden tests (afc opt over tests/golden, the whole pipeline up to codegen), each as
-#     one gtest binary;
+# only for the targets below (ccache keeps rebuilds cheap). It then runs:
+#   - every unit test binary that builds no kernel (data, ir, sym, att, schedule, interp,
+#     frontend, model, the CPU runtime's own tests, the importers' tests on our fixtures and the
+#     real dumps, graph reports, super kernels) and the golden tests (afc opt over tests/golden,
+#     the whole pipeline up to codegen), each as one gtest binary; the tests that compile and run
+#     generated kernels (e2e, pipeline, oracle, toolchain, afc's CLI tests) stay in the main
+#     ctest run, where a kernel is compiled by the host compiler anyway, uninstrumented;
 #   - the viewer tests (offscreen Qt platform) and the afc CLI hardening test;
 #   - ctest's sanitize label: the planted heap overflow, which must be caught;
 #   - ctest's fuzz label: every fuzz target for AF_FUZZ_CI_RUNS executions from the fixtures.
@@ -24,8 +27,11 @@ if [[ ! -f "$build/build.ninja" ]]; then
     >/dev/null
 fi
 t0=$(date +%s)
-ninja -C "$build" -j"$jobs" afc afviewer data_test ir_test sym_test golden_test viewer_test \
-  planted_heap_bug_test af_fuzzers
+# Longest first, so that the two-at-a-time runs below end together.
+tests=(inductor_import_test inductor_hint_test fx_import_test viewer_test interp_test golden_test
+  runtime_test frontend_test att_test sym_test data_test ir_test dfx_import_test
+  runtime_cube_test superkernel_test graph_report_test schedule_test model_test)
+ninja -C "$build" -j"$jobs" afc afviewer "${tests[@]}" planted_heap_bug_test af_fuzzers
 t1=$(date +%s)
 echo "sanitize: build $((t1 - t0)) s"
 
@@ -52,7 +58,7 @@ run_one() {
 }
 # $jobs at a time (the gtest binaries are single-threaded).
 running=0
-for t in golden_test viewer_test data_test ir_test sym_test hardening; do
+for t in "${tests[@]::4}" hardening "${tests[@]:4}"; do
   if [[ $t == hardening ]]; then
     run_one cli_hardening tests/cli/hardening_test.sh "$build/bin/afc" \
       samples/hint_graphs/add_bcast_relu.AscGraphDef.txt &
