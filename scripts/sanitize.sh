@@ -41,7 +41,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # Graphviz's own leaks in its dot layout (tests/sanitize/lsan.supp says which and why).
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp"
 export QT_QPA_PLATFORM=offscreen
-export AF_CACHE_DIR="$PWD/$build/kernel-cache"
+export AF_CACHE_DIR="$(cd "$build" && pwd)/kernel-cache"  # AF_ASAN_BUILD may be absolute
 status=0
 # run_one NAME CMD...: CMD with its output in $build/NAME.log; prints the verdict and the seconds.
 run_one() {
