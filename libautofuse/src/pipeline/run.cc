@@ -338,7 +338,7 @@ bool StepsOnFloats(const ir::Graph& g, const std::string& output) {
                       static const std::set<std::string, std::less<>> kSteps = {
                           "Sign",     "Floor",     "Ceil", "Round", "Trunc",
                           "FloorDiv", "Remainder", "Fmod", "Mod"};
-                      return ir::IsFloat(from) && kSteps.count(n.type) > 0;
+                      return ir::IsFloat(from) && kSteps.contains(n.type);
                     })
       .has_value();
 }
