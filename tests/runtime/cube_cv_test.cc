@@ -1,16 +1,19 @@
-// The kCommon cube + vector kernel shape on the CPU runtime, with the tiling of af_tiling/cube.h:
-// phase 1, every block computes its cube tiles (base M/N/K from SolveCube) and writes them to a
-// GM workspace in fp32 through the fixpipe; SyncAll; phase 2, every block runs the vector
-// epilogue (bias add, ReLU, cast to fp16) over its rows of the workspace. This is the kernel the
-// CV codegen is to emit (docs/schedule.md, "CV templates"); here it is written by hand to check
-// the runtime and the tiling together: results against a double reference, the cube counters
-// exactly against the tiling's model, the vector counters against their own count, and the
+// The kCommon cube + vector kernel shape on the CPU runtime, with the tiling of af_tiling/cube.h,
+// launched as KERNEL_TYPE_MIX_AIC_1_2 (block_dim AIC cores, twice as many AIV cores): phase 1,
+// each AIC computes its cube tiles (base M/N/K from SolveCube) and writes them to a GM workspace
+// in fp32 through the fixpipe; SyncAll<false>() (AIC and AIV together); phase 2, each AIV runs
+// the vector epilogue (bias add, ReLU, cast to fp16) over its rows of the workspace. This is the
+// kernel the CV codegen is to emit (docs/schedule.md, "CV templates"); here it is written by hand
+// to check the runtime and the tiling together: results against a double reference, the cube
+// counters exactly against the tiling's model, the vector counters against their own count, and the
 // solver's choices within the memories.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <random>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -25,6 +28,28 @@ using af::rt_test::GmOf;
 using af::rt_test::RunKernel;
 using af_tiling::CubeProblem;
 using af_tiling::CubeTiling;
+
+// Declares the process's default kernel type for one scope (the kernel .so's
+// KERNEL_TASK_TYPE_DEFAULT), restoring the previous one after.
+class ScopedKernelType {
+ public:
+  explicit ScopedKernelType(KernelMetaType t) {
+    af_cpu::KernelTypes& d = af_cpu::DeclaredKernelTypes();
+    const std::lock_guard<std::mutex> lk(d.mu);
+    old_ = d.default_type;
+    d.default_type = t;
+  }
+  ~ScopedKernelType() {
+    af_cpu::KernelTypes& d = af_cpu::DeclaredKernelTypes();
+    const std::lock_guard<std::mutex> lk(d.mu);
+    d.default_type = old_;
+  }
+  ScopedKernelType(const ScopedKernelType&) = delete;
+  ScopedKernelType& operator=(const ScopedKernelType&) = delete;
+
+ private:
+  KernelMetaType old_ = KERNEL_TYPE_MAX;
+};
 
 uint32_t Up16(int64_t v) {
   return static_cast<uint32_t>((v + 15) / 16 * 16);
@@ -104,7 +129,7 @@ void CubePhase(const CvArgs& a) {
   }
 }
 
-// Phase 2: rows block_idx, block_idx + block_num, ... of the workspace: + bias, ReLU, -> fp16.
+// Phase 2: rows aiv_idx, aiv_idx + aiv_num, ... of the workspace: + bias, ReLU, -> fp16.
 void VectorPhase(const CvArgs& a) {
   TPipe pipe;
   TBuf<TPosition::VECCALC> brow;
@@ -119,7 +144,8 @@ void VectorPhase(const CvArgs& a) {
   LocalTensor<half> h = bh.Get<half>();
   af::rt_test::Load(h, a.bias, a.n);
   Cast(bias, h, RoundMode::CAST_NONE, a.n);
-  for (uint32_t r = GetBlockIdx(); r < a.m; r += GetBlockNum()) {
+  const auto aivs = static_cast<uint32_t>(GetBlockNum() * GetTaskRatio());
+  for (auto r = static_cast<uint32_t>(GetBlockIdx()); r < a.m; r += aivs) {
     af::rt_test::Load(row, a.ws + uint64_t{r} * a.n, a.n);
     Add(row, row, bias, static_cast<int32_t>(a.n));
     Relu(row, row, static_cast<int32_t>(a.n));
@@ -152,12 +178,16 @@ void CheckCv(uint32_t m, uint32_t n, uint32_t k, uint32_t cores) {
   std::vector<half> y(uint64_t{m} * n, half(0.0F));
   std::vector<float> ws(uint64_t{m} * n, 0.0F);
   CvArgs a{x1.data(), x2.data(), bias.data(), y.data(), ws.data(), m, n, k, t};
+  const ScopedKernelType mixed(KERNEL_TYPE_MIX_AIC_1_2);  // cube + vector, hard SyncAll
   const auto r = RunKernel(
       [&] {
-        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);  // cube + vector, hard SyncAll
-        CubePhase(a);
-        SyncAll();
-        VectorPhase(a);
+        if ASCEND_IS_AIC {
+          CubePhase(a);
+        }
+        SyncAll<false>();
+        if ASCEND_IS_AIV {
+          VectorPhase(a);
+        }
       },
       {GmOf(x1), GmOf(x2), GmOf(bias), GmOf(y), GmOf(ws)}, t.block_dim);
   ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
@@ -179,13 +209,57 @@ void CheckCv(uint32_t m, uint32_t n, uint32_t k, uint32_t cores) {
   EXPECT_EQ(r.api.at("Mmad").second, t.total.cube_steps);
   EXPECT_EQ(r.api.at("Fixpipe").second, t.total.fix_fractals);
   EXPECT_EQ(r.api.at("Fixpipe").first, static_cast<uint64_t>(t.tiles));
-  // MTE2: the cube's GM -> L1 bytes plus the epilogue's bias (once per block) and workspace rows.
-  const uint64_t vec_mte2 = uint64_t{t.block_dim} * n * 2 + uint64_t{m} * n * 4;
+  // MTE2: the cube's GM -> L1 bytes plus the epilogue's bias (once per AIV) and workspace rows.
+  const uint64_t aivs = uint64_t{t.block_dim} * 2;
+  const uint64_t vec_mte2 = aivs * n * 2 + uint64_t{m} * n * 4;
   EXPECT_EQ(r.mte2, t.total.mte2_bytes + vec_mte2);
   EXPECT_EQ(r.mte3, uint64_t{m} * n * 2);
-  // Vector repeats: bias cast per block; Add, ReLU (fp32) and Cast (fp32 wide) per row.
+  // Vector repeats: bias cast per AIV; Add, ReLU (fp32) and Cast (fp32 wide) per row.
   const uint64_t rep = (uint64_t{n} * 4 + 255) / 256;
-  EXPECT_EQ(r.repeats, uint64_t{t.block_dim} * rep + uint64_t{m} * 3 * rep);
+  EXPECT_EQ(r.repeats, aivs * rep + uint64_t{m} * 3 * rep);
+}
+
+// A MIX_AIC_1_2 launch of block_dim n runs n AICs and 2n AIVs, each kind with its own block ids;
+// each kind keeps to its own memories and barriers.
+TEST(CubeCvTest, MixedLaunchRunsAicAndAivCores) {
+  const ScopedKernelType mixed(KERNEL_TYPE_MIX_AIC_1_2);
+  std::vector<int32_t> seen(9, -1);  // per AIV: its sub-block; then per AIC: 7
+  const auto r = RunKernel(
+      [&] {
+        if ASCEND_IS_AIV {
+          EXPECT_EQ(GetTaskRatio(), 2);
+          seen.at(static_cast<std::size_t>(GetBlockIdx())) = static_cast<int32_t>(GetSubBlockIdx());
+        }
+        if ASCEND_IS_AIC {
+          EXPECT_EQ(GetTaskRatio(), 1);
+          seen.at(static_cast<std::size_t>(6 + GetBlockIdx())) = 7;
+        }
+        EXPECT_EQ(GetBlockNum(), 3);
+        SyncAll<false>();
+      },
+      {}, 3);
+  ASSERT_EQ(r.status, AF_STATUS_OK) << r.error;
+  EXPECT_EQ(seen, (std::vector<int32_t>{0, 1, 0, 1, 0, 1, 7, 7, 7}));
+  for (int which = 0; which < 3; ++which) {
+    const auto bad = RunKernel(
+        [&] {
+          TPipe pipe;
+          if (which == 0 && ASCEND_IS_AIC) {
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 256);
+          }
+          if (which == 1 && ASCEND_IS_AIV) {
+            TQue<TPosition::A1, 1> q;
+            pipe.InitBuffer(q, 1, 512);
+          }
+          if (which == 2) SyncAll();  // AIV-only on the AIC too
+        },
+        {}, 2);
+    EXPECT_EQ(bad.status, AF_STATUS_VIOLATION) << which;
+    const char* want[] = {"AIC core has no Unified Buffer", "AIV core has no L1",
+                          "SyncAll<true> (AIV cores only) called on an AIC core"};
+    EXPECT_NE(bad.error.find(want[which]), std::string::npos) << bad.error;
+  }
 }
 
 TEST(CubeCvTest, CommonTemplateOneCore) {

@@ -39,9 +39,11 @@
 #define GM_ADDR __gm__ uint8_t*
 
 // Kernel types (KERNEL_TASK_TYPE_DEFAULT), tiling registration and tiling keys are in
-// af_cpu/kernel_conventions.h. Every block runs as an AI Vector core.
-#define ASCEND_IS_AIV true
-#define ASCEND_IS_AIC false
+// af_cpu/kernel_conventions.h. A mixed cube + vector launch (KERNEL_TYPE_MIX_AIC_1_2) runs AIC
+// and AIV blocks, and kernels branch on the kind as on the device (`if ASCEND_IS_AIC { ... }`);
+// every other launch runs its blocks as AI Vector cores.
+#define ASCEND_IS_AIV (::af_cpu::CoreIsAiv())
+#define ASCEND_IS_AIC (!::af_cpu::CoreIsAiv())
 
 // The runtime's non-template machinery (af_cpu/runtime_impl.h: the launcher, block state, SyncAll,
 // buffer carving) is inline in every kernel by default. With AF_CPU_PREBUILT_RUNTIME it is

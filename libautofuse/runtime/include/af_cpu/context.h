@@ -74,18 +74,24 @@ struct LaunchState {
   std::string kernel_name;
   uint32_t block_dim = 1;
   uint32_t resident = 1;  // blocks that run concurrently (worker threads)
+  // A cube + vector launch (KERNEL_TYPE_MIX_AIC_1_1 / _1_2): AIV cores per AI Core (1 or 2);
+  // 0 for every other type, whose blocks all run as AI Vector cores. A mixed launch of block_dim
+  // n runs n AIC blocks and n * aiv_ratio AIV blocks (CANN's MIX_AIC_1_2 block layout).
+  uint32_t aiv_ratio = 0;
+  uint32_t logical_blocks = 1;  // block_dim, or block_dim * (1 + aiv_ratio) when mixed
   uint64_t ub_bytes = 0;
   std::vector<GmRegion> gm;
   const uint8_t* tiling = nullptr;  // the launch's tiling data (GET_TILING_DATA reads it)
   uint64_t tiling_size = 0;
   uint64_t tiling_key = 0;  // TILING_KEY_VAR: from the tiling data's AfTilingHeader
 
-  // SyncAll barrier.
+  // SyncAll barriers: [0] all cores of the launch, [1] the AIV cores only (SyncAll<true> of a
+  // mixed launch; for other launches every block is an AIV and [0] serves both).
   std::mutex mu;
   std::condition_variable cv;
-  uint32_t arrived = 0;
-  uint32_t exited = 0;
-  uint64_t generation = 0;
+  uint32_t arrived[2] = {0, 0};
+  uint32_t exited[2] = {0, 0};
+  uint64_t generation[2] = {0, 0};
   bool aborted = false;
 
   std::mutex atomic_mu;  // serialises atomic UB -> GM copies
@@ -112,7 +118,10 @@ struct CubeArena {
 // The state of the block running on this thread.
 struct BlockCtx {
   LaunchState* launch = nullptr;
-  uint32_t block_idx = 0;
+  uint32_t block_idx = 0;  // GetBlockIdx: per core kind ([0, n) AIC, [0, n * ratio) AIV)
+  bool aic = false;        // an AI Cube core of a mixed launch
+  uint32_t core = 0;       // the AI Core it belongs to (per-block counters are per AI Core)
+  uint32_t sub_block = 0;  // GetSubBlockIdx: the AIV's index inside its AI Core
   uint8_t* ub = nullptr;
   uint64_t ub_size = 0;
   uint64_t ub_cursor = 0;  // next free UB byte for InitBuffer
@@ -127,6 +136,12 @@ struct BlockCtx {
 };
 
 inline thread_local BlockCtx* g_block = nullptr;
+
+// ASCEND_IS_AIV / ASCEND_IS_AIC: the kind of core running the block (outside a launch, and in
+// every launch that is not a mixed cube + vector one, an AI Vector core).
+inline bool CoreIsAiv() {
+  return g_block == nullptr || !g_block->aic;
+}
 
 // "kernel '<name>' block i/n", the start of every violation message of the block.
 AF_CPU_RT std::string BlockPrefix(const BlockCtx& c);

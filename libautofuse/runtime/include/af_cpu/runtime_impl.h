@@ -70,8 +70,13 @@ AF_CPU_RT void LaunchState::RecordError(const std::string& msg, int block) {
 
 AF_CPU_RT std::string BlockPrefix(const BlockCtx& c) {
   std::ostringstream os;
-  os << "kernel '" << c.launch->kernel_name << "' block " << c.block_idx << "/"
-     << c.launch->block_dim;
+  os << "kernel '" << c.launch->kernel_name << "' ";
+  if (c.launch->aiv_ratio != 0) {
+    const uint32_t n = c.aic ? c.launch->block_dim : c.launch->block_dim * c.launch->aiv_ratio;
+    os << (c.aic ? "AIC " : "AIV ") << c.block_idx << "/" << n;
+  } else {
+    os << "block " << c.block_idx << "/" << c.launch->block_dim;
+  }
   return os.str();
 }
 
@@ -177,6 +182,11 @@ AF_CPU_RT uint64_t CarveUb(const char* api, AscendC::TPosition pos, uint32_t num
     Fail(api, std::string("buffer position ") + AscendC::PositionName(pos) +
                   " is not modelled: the CPU runtime only has the Unified Buffer");
   }
+  if (c.aic) {
+    Fail(api,
+         "an AIC core has no Unified Buffer: vector buffers belong in the AIV part of a "
+         "cube + vector kernel (if ASCEND_IS_AIV)");
+  }
   if (num == 0) Fail(api, "num must be at least 1");
   if (c.buffers + num > kMaxBuffers) {
     std::ostringstream os;
@@ -228,6 +238,11 @@ AF_CPU_RT uint64_t CarveCube(const char* api, AscendC::TPosition pos, uint32_t n
   BlockCtx& c = Enter(api);
   CubeMem m = CubeMem::kL1;
   if (!CubeMemOf(pos, &m)) Fail(api, "position is not a cube memory");
+  if (c.launch->aiv_ratio != 0 && !c.aic) {
+    Fail(api, std::string("an AIV core has no ") + CubeMemName(m) +
+                  ": cube buffers belong in the AIC part of a cube + vector kernel "
+                  "(if ASCEND_IS_AIC)");
+  }
   if (num == 0) Fail(api, "num must be at least 1");
   if (c.buffers + num > kMaxBuffers) {
     Fail(api, "more than " + std::to_string(kMaxBuffers) + " buffers in one kernel");
@@ -254,34 +269,43 @@ AF_CPU_RT uint64_t CarveCube(const char* api, AscendC::TPosition pos, uint32_t n
 
 // ---- af_cpu/sync.h: SyncAll
 
-AF_CPU_RT void Barrier(const char* api) {
+AF_CPU_RT void Barrier(const char* api, bool aiv_only) {
   BlockCtx& c = Enter(api);
   LaunchState& st = *c.launch;
-  if (st.resident < st.block_dim) {
+  const bool mixed = st.aiv_ratio != 0;
+  if (mixed && aiv_only && c.aic) {
+    Fail(api,
+         "SyncAll<true> (AIV cores only) called on an AIC core: a cube + vector kernel "
+         "synchronises both kinds with SyncAll<false>()");
+  }
+  // Barrier 1 gathers the AIVs of a mixed launch; every other barrier takes all blocks.
+  const int which = mixed && aiv_only ? 1 : 0;
+  const uint32_t parties = which == 1 ? st.block_dim * st.aiv_ratio : st.logical_blocks;
+  if (st.resident < st.logical_blocks) {
     std::ostringstream os;
-    os << "SyncAll needs all " << st.block_dim << " blocks resident at once but only "
+    os << "SyncAll needs all " << st.logical_blocks << " blocks resident at once but only "
        << st.resident << " run concurrently (block_dim exceeds the concurrently runnable blocks)";
     Fail(api, os.str());
   }
   std::unique_lock<std::mutex> lk(st.mu);
   if (st.aborted) throw AbortSignal{};
-  if (st.exited > 0) {
+  if (st.exited[which] > 0) {
     lk.unlock();
     std::ostringstream os;
-    os << "SyncAll #" << c.sync_calls + 1 << " waits for " << st.exited
+    os << "SyncAll #" << c.sync_calls + 1 << " waits for " << st.exited[which]
        << " block(s) that already finished (every block must call SyncAll equally often)";
     Fail(api, os.str());
   }
   ++c.sync_calls;
-  const uint64_t gen = st.generation;
-  if (++st.arrived == st.block_dim) {
-    st.arrived = 0;
-    ++st.generation;
+  const uint64_t gen = st.generation[which];
+  if (++st.arrived[which] == parties) {
+    st.arrived[which] = 0;
+    ++st.generation[which];
     st.cv.notify_all();
     return;
   }
-  st.cv.wait(lk, [&] { return st.generation != gen || st.aborted; });
-  if (st.generation == gen) throw AbortSignal{};
+  st.cv.wait(lk, [&] { return st.generation[which] != gen || st.aborted; });
+  if (st.generation[which] == gen) throw AbortSignal{};
 }
 
 AF_CPU_RT void BlockFinished(BlockCtx& c) {
@@ -289,15 +313,17 @@ AF_CPU_RT void BlockFinished(BlockCtx& c) {
   uint32_t waiting = 0;
   {
     std::lock_guard<std::mutex> lk(st.mu);
-    ++st.exited;
-    if (st.aborted || st.arrived == 0) return;
-    waiting = st.arrived;
+    ++st.exited[0];
+    if (!c.aic) ++st.exited[1];
+    if (st.aborted) return;
+    waiting = st.arrived[0] + (c.aic ? 0 : st.arrived[1]);
+    if (waiting == 0) return;
   }
   std::ostringstream os;
   os << BlockPrefix(c) << ": SyncAll: the block finished after " << c.sync_calls
      << " SyncAll call(s) while " << waiting
      << " block(s) wait in the next one (every block must call SyncAll equally often)";
-  st.RecordError(os.str(), static_cast<int>(c.block_idx));
+  st.RecordError(os.str(), static_cast<int>(c.core));
 }
 
 // ---- af_cpu/launch.h: the launcher
@@ -338,7 +364,6 @@ AF_CPU_RT std::string PrepareLaunch(const AfLaunchArgs* a, const char* default_n
   st->block_dim = a->block_dim;
   st->ub_bytes = a->ub_bytes;
   const uint32_t cap = a->max_threads != 0 ? a->max_threads : kDefaultMaxThreads;
-  st->resident = std::min(a->block_dim, cap);
   auto add = [st](const uint8_t* p, uint64_t size, const std::string& name) -> bool {
     if (p == nullptr) return size == 0;
     if (size > 0) st->gm.push_back(GmRegion{reinterpret_cast<uintptr_t>(p), size, name});
@@ -360,6 +385,12 @@ AF_CPU_RT std::string PrepareLaunch(const AfLaunchArgs* a, const char* default_n
     std::memcpy(&h, a->tiling, sizeof h);
     st->tiling_key = h.tiling_key;
   }
+  // A cube + vector type runs n AIC and n * ratio AIV blocks: the type the kernel declared for
+  // this tiling key.
+  const KernelMetaType type = KernelTypeOf(st->tiling_key);
+  st->aiv_ratio = type == KERNEL_TYPE_MIX_AIC_1_2 ? 2 : type == KERNEL_TYPE_MIX_AIC_1_1 ? 1 : 0;
+  st->logical_blocks = st->block_dim * (1 + st->aiv_ratio);
+  st->resident = std::min(st->logical_blocks, cap);
   return "";
 }
 
@@ -375,6 +406,7 @@ AF_CPU_RT int RunBlocks(AfLaunchArgs* a, const char* default_name,
       return a->status;
     }
     std::vector<BlockResult> results(a->block_dim);
+    std::mutex results_mu;
     std::atomic<uint32_t> next{0};
     auto worker = [&]() {
       try {
@@ -382,11 +414,17 @@ AF_CPU_RT int RunBlocks(AfLaunchArgs* a, const char* default_name,
         const auto raw = reinterpret_cast<uintptr_t>(arena.data());
         uint8_t* ub = arena.data() + (AlignUp(raw, 64) - raw);
         for (;;) {
-          const uint32_t b = next.fetch_add(1);
-          if (b >= st.block_dim || st.abort_flag.load()) break;
+          const uint32_t l = next.fetch_add(1);
+          if (l >= st.logical_blocks || st.abort_flag.load()) break;
           BlockCtx ctx;
           ctx.launch = &st;
-          ctx.block_idx = b;
+          // A mixed launch: logical blocks [0, n * ratio) are the AIVs, then the n AICs.
+          const uint32_t n_aiv = st.aiv_ratio != 0 ? st.block_dim * st.aiv_ratio : st.block_dim;
+          ctx.aic = l >= n_aiv;
+          ctx.block_idx = ctx.aic ? l - n_aiv : l;
+          ctx.core = ctx.aic ? ctx.block_idx : (st.aiv_ratio != 0 ? l / st.aiv_ratio : l);
+          ctx.sub_block = !ctx.aic && st.aiv_ratio != 0 ? l % st.aiv_ratio : 0;
+          const uint32_t b = ctx.core;
           ctx.ub = ub;
           ctx.ub_size = st.ub_bytes;
           std::memset(ub, kUbPoison, st.ub_bytes);
@@ -405,12 +443,15 @@ AF_CPU_RT int RunBlocks(AfLaunchArgs* a, const char* default_name,
           }
           BlockFinished(ctx);
           g_block = nullptr;
+          // Per AI Core: its AIC's and AIVs' counters together (one worker at a time).
+          const std::lock_guard<std::mutex> lk(results_mu);
           BlockResult& r = results[b];
-          r.mte2 = ctx.counters.mte2_bytes;
-          r.mte3 = ctx.counters.mte3_bytes;
-          r.repeats = ctx.counters.vec_repeats;
-          r.ub_peak = ctx.ub_peak;
-          r.api = std::move(ctx.counters.api);
+          r.mte2 += ctx.counters.mte2_bytes;
+          r.mte3 += ctx.counters.mte3_bytes;
+          r.repeats += ctx.counters.vec_repeats;
+          r.ub_peak = std::max(r.ub_peak, ctx.ub_peak);
+          for (const ApiStat& s : ctx.counters.api)
+            r.api.push_back(s);
         }
       } catch (const std::exception& e) {
         g_block = nullptr;

@@ -18,8 +18,9 @@ AF_CPU_HIDDEN_BEGIN
 
 namespace af_cpu {
 
-// Waits until every block of the launch reached the same SyncAll.
-AF_CPU_RT void Barrier(const char* api);
+// Waits until every block of the launch reached the same SyncAll (with aiv_only on a mixed
+// launch: every AIV block; an AIC block calling it is a violation).
+AF_CPU_RT void Barrier(const char* api, bool aiv_only = false);
 
 // Called by the launcher when a block returns: blocks still waiting in SyncAll would hang.
 AF_CPU_RT void BlockFinished(BlockCtx& c);
@@ -34,11 +35,19 @@ __aicore__ inline int64_t GetBlockIdx() {
 __aicore__ inline int64_t GetBlockNum() {
   return af_cpu::Ctx("GetBlockNum").launch->block_dim;
 }
+// The AIV's index inside its AI Core (0 or 1 under KERNEL_TYPE_MIX_AIC_1_2), 0 elsewhere.
 __aicore__ inline int64_t GetSubBlockIdx() {
-  return 0;
+  return af_cpu::Ctx("GetSubBlockIdx").sub_block;
 }
+// AIV cores per AI Core on an AIV of a mixed launch (2 under KERNEL_TYPE_MIX_AIC_1_2), else 1:
+// an AIV's GetBlockIdx runs over [0, GetBlockNum() * GetTaskRatio()).
+__aicore__ inline int64_t GetTaskRatio() {
+  const af_cpu::BlockCtx& c = af_cpu::Ctx("GetTaskRatio");
+  return c.launch->aiv_ratio != 0 && !c.aic ? c.launch->aiv_ratio : 1;
+}
+// The older spelling of GetTaskRatio.
 __aicore__ inline int64_t GetTaskRation() {
-  return 1;
+  return GetTaskRatio();
 }
 
 template <pipe_t pipe>
@@ -64,10 +73,11 @@ __aicore__ inline void WaitFlag(int32_t eventID) {
   --pending;
 }
 
+// isAIVOnly = false: the cube + vector kernel's all-core sync (AIC and AIV cores together).
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll() {
   af_cpu::CheckHardSyncAllowed("SyncAll");
-  af_cpu::Barrier("SyncAll");
+  af_cpu::Barrier("SyncAll", isAIVOnly);
 }
 
 // Software SyncAll over a GM workspace; modelled as the same barrier across all blocks.
@@ -82,7 +92,10 @@ __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
     af_cpu::Fail("SyncAll", "usedCores " + std::to_string(usedCores) +
                                 " differs from block_dim (partial SyncAll is not modelled)");
   }
-  af_cpu::Barrier("SyncAll");
+  if (!isAIVOnly) {
+    af_cpu::Fail("SyncAll", "the soft SyncAll has no cube + vector form (isAIVOnly = false)");
+  }
+  af_cpu::Barrier("SyncAll", true);
 }
 
 // Trap(): the kernel stops here (on the device the core raises an exception). Generated kernels
