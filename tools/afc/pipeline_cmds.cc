@@ -72,8 +72,12 @@ json PgoJson(const att::PgoResult& r, const std::filesystem::path& file, const a
 std::string CasesLine(const pipeline::Kernel& k) {
   if (!k.MultiGroup()) return std::to_string(k.schedule.cases.size()) + " tiling cases";
   std::string s = std::to_string(k.groups.size()) + " groups of ";
-  for (std::size_t i = 0; i < k.groups.size(); ++i)
-    s += (i != 0u ? " + " : "") + std::to_string(k.groups[i].schedule.cases.size());
+  for (std::size_t i = 0; i < k.groups.size(); ++i) {
+    const auto& g = k.groups[i];
+    s += (i != 0u ? " + " : "") + (g.group.cube
+                                       ? std::to_string(g.group.cube->fixpipe ? 2 : 1) + " cube"
+                                       : std::to_string(g.schedule.cases.size()));
+  }
   return s + " tiling cases";
 }
 
@@ -148,6 +152,49 @@ json DecisionJson(const schedule::ScheduleResult& sched, const att::TilingDecisi
           {"cases", cases}};
 }
 
+// The cube group's decision: its CV template (tiling_key 0 kCommon, 1 kFixpip; both as "cases"),
+// the cube tiling and its per-pipe cycles.
+json CubeJson(const schedule::CubeGroup& c, const att::CubeDecision& d) {
+  json cases = json::array();
+  for (int key : {att::kCubeCommon, att::kCubeFixpip}) {
+    const bool offered = key == att::kCubeCommon || c.fixpipe;
+    cases.push_back({{"name", att::CubeTemplateName(key)},
+                     {"template", att::CubeTemplateName(key)},
+                     {"feasible", offered},
+                     {"block_dim", d.tiling.block_dim}});
+  }
+  const auto& t = d.tiling;
+  return {{"cube", true},
+          {"node", c.node},
+          {"template", att::CubeTemplateName(d.chosen)},
+          {"case", att::CubeTemplateName(d.chosen)},
+          {"tiling_key", d.chosen},
+          {"reason", d.reason},
+          {"block_dim", t.block_dim},
+          {"batch", d.problem.batch},
+          {"m", d.problem.m},
+          {"n", d.problem.n},
+          {"k", d.problem.k},
+          {"base_m", t.base_m},
+          {"base_n", t.base_n},
+          {"base_k", t.base_k},
+          {"tiles", t.tiles},
+          {"epilogue_group", c.fixpipe ? c.epilogue_group : -1},
+          {"pipes",
+           {{"MTE2", d.pipes.mte2},
+            {"MTE1", d.pipes.mte1},
+            {"CUBE", d.pipes.cube},
+            {"FIXP", d.pipes.fix}}},
+          {"cycles", t.cycles},
+          {"model",
+           {{"mte2_bytes", t.total.mte2_bytes},
+            {"mte1_fractals", t.total.mte1_fractals},
+            {"cube_steps", t.total.cube_steps},
+            {"fix_fractals", t.total.fix_fractals},
+            {"fix_bytes", t.total.fix_bytes}}},
+          {"cases", cases}};
+}
+
 // A kernel's tiling: its decision, or for a multi-group kernel each group's (under "groups")
 // with the summed cycles and the SyncAll barriers between groups.
 json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
@@ -161,13 +208,22 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
   json groups = json::array();
   std::int64_t block_dim = 1;
   int barriers = 0;
-  for (const auto& g : k.groups) {
-    json gj = DecisionJson(g.schedule, *g.tiling, o);
+  for (std::size_t q = 0; q < k.groups.size(); ++q) {
+    const auto& g = k.groups[q];
+    json gj =
+        g.group.cube ? CubeJson(*g.group.cube, *g.cube) : DecisionJson(g.schedule, *g.tiling, o);
     gj["graph"] = g.group.graph.name;
     gj["kernel"] = name + "/g" + std::to_string(groups.size());
     gj["after_sync_all"] = g.group.reads_workspace;
-    block_dim = std::max<std::int64_t>(block_dim, g.tiling->solution.block_dim);
-    barriers += g.group.reads_workspace ? 1 : 0;
+    // The epilogue of a cube group that chose kFixpip does not run.
+    gj["skipped"] = pipeline::GroupSkipped(k, q);
+    const bool cv = std::any_of(k.groups.begin(), k.groups.end(),
+                                [](const auto& x) { return x.group.cube.has_value(); });
+    const std::int64_t bd = g.group.cube ? g.cube->tiling.block_dim
+                            : cv         ? (g.tiling->solution.block_dim + 1) / 2
+                                         : g.tiling->solution.block_dim;
+    if (!gj["skipped"].get<bool>()) block_dim = std::max<std::int64_t>(block_dim, bd);
+    barriers += g.group.reads_workspace && !gj["skipped"].get<bool>() ? 1 : 0;
     groups.push_back(gj);
   }
   return {{"kernel", name},
@@ -180,13 +236,19 @@ json TileJson(const pipeline::Kernel& k, const pipeline::Options& o) {
 // Size symbols the bindings lack, for a kernel without a tiling ("" when it has one).
 std::string MissingSymbols(const pipeline::Kernel& k, const pipeline::Options& o) {
   std::vector<const schedule::ScheduleResult*> scheds;
+  std::set<std::string> missing;
   if (k.MultiGroup()) {
-    for (const auto& g : k.groups)
-      if (!g.tiling) scheds.push_back(&g.schedule);
+    for (const auto& g : k.groups) {
+      if (g.group.cube && !g.cube) {
+        for (const auto& s : att::CubeSymbols(*g.group.cube))
+          if (o.bindings.find(s) == o.bindings.end()) missing.insert(s);
+      } else if (!g.group.cube && !g.tiling) {
+        scheds.push_back(&g.schedule);
+      }
+    }
   } else if (!k.tiling) {
     scheds.push_back(&k.schedule);
   }
-  std::set<std::string> missing;
   for (const auto* sc : scheds)
     for (const auto& s : att::KernelSymbols(*sc))
       if (o.bindings.find(s) == o.bindings.end()) missing.insert(s);
@@ -301,6 +363,14 @@ int RunRun(const RunCmdOptions& opts) {
               << res.ub_peak_bytes << " B\n";
     std::cout << "model " << k.code.kernel_name << ": MTE2 " << res.model_mte2_bytes << " B, MTE3 "
               << res.model_mte3_bytes << " B, " << res.model_vec_repeats << " vector repeats\n";
+    if (res.cube) {
+      std::cout << "kernel " << k.code.kernel_name << ": cube LoadData " << res.cube_mte1_fractals
+                << " fractals, Mmad " << res.cube_steps << " steps, Fixpipe "
+                << res.cube_fix_fractals << " fractals\n";
+      std::cout << "model " << k.code.kernel_name << ": cube LoadData "
+                << res.model_cube_mte1_fractals << " fractals, Mmad " << res.model_cube_steps
+                << " steps, Fixpipe " << res.model_cube_fix_fractals << " fractals\n";
+    }
     for (const auto& c : res.outputs) {
       char buf[256];
       std::snprintf(buf, sizeof buf, "%s%s max_abs=%.3g max_rel=%.3g (atol=%.3g rtol=%.3g)",
@@ -361,6 +431,16 @@ int RunTile(const TileOptions& opts) {
                 << " cycles and " << t["sync_all_barriers"] << " SyncAll\n";
       for (json g : t["groups"]) {
         g["kernel"] = "  group " + g["graph"].get<std::string>();
+        if (g.contains("cube")) {
+          std::cout << g["kernel"].get<std::string>() << ": cube "
+                    << g["template"].get<std::string>() << ", base " << g["base_m"] << "x"
+                    << g["base_n"] << "x" << g["base_k"] << ", " << g["tiles"]
+                    << " tiles, block_dim " << g["block_dim"] << ", modeled " << g["cycles"]
+                    << " cycles (MTE2 " << g["pipes"]["MTE2"] << ", MTE1 " << g["pipes"]["MTE1"]
+                    << ", CUBE " << g["pipes"]["CUBE"] << ", FIXP " << g["pipes"]["FIXP"] << ")\n";
+          continue;
+        }
+        if (g["skipped"].get<bool>()) g["kernel"] = g["kernel"].get<std::string>() + " (not run)";
         PrintTile(g);
       }
     }

@@ -9,6 +9,7 @@
 
 #include "af_cpu/launch_abi.h"
 #include "codegen_internal.h"
+#include "cube_member.h"
 
 namespace af::codegen {
 namespace {
@@ -20,8 +21,10 @@ std::string Ns(std::size_t i) {
 // The members' generation contexts and the union of their size symbols.
 struct SuperContext {
   const SuperKernelSpec& spec;
-  std::vector<std::unique_ptr<Context>> members;
-  std::vector<std::string> symbols;  // union, first appearance order
+  std::vector<std::unique_ptr<Context>> members;   // nullptr for the cube member
+  std::vector<std::unique_ptr<CubeMember>> cubes;  // the cube member's, else nullptr
+  int cube = -1;                                   // the cube member (a cube + vector kernel)
+  std::vector<std::string> symbols;                // union, first appearance order
   std::string kernel;
   bool syncs = false;
   bool hard_sync_cases = false;
@@ -33,6 +36,27 @@ struct SuperContext {
     std::string key;
     for (std::size_t i = 0; i < sp.members.size(); ++i) {
       const SuperMember& m = sp.members[i];
+      if (m.cube != nullptr) {
+        if (cube >= 0) throw CodegenError("SUPERKERNEL_PARAMS", "two cube members");
+        cube = static_cast<int>(i);
+        auto cm = std::make_unique<CubeMember>(*m.cube, tiling.cube_l0c_bytes);
+        if (static_cast<int>(m.params.size()) != cm->NumParams()) {
+          throw CodegenError("SUPERKERNEL_PARAMS",
+                             "the cube member takes " + std::to_string(cm->NumParams()) +
+                                 " GM buffers, the map gives " + std::to_string(m.params.size()));
+        }
+        for (const auto& s : cm->symbols)
+          if (std::find(symbols.begin(), symbols.end(), s) == symbols.end()) symbols.push_back(s);
+        syncs = syncs || (i > 0 && m.sync_before);
+        key += std::string("cube:") + (m.cube->mm.transpose_x1 ? "t" : "n") +
+               (m.cube->mm.transpose_x2 ? "t" : "n") + (m.cube->fixpipe ? "f" : "") + "|";
+        for (const int p : m.params)
+          key += std::to_string(p) + ",";
+        members.push_back(nullptr);
+        cubes.push_back(std::move(cm));
+        continue;
+      }
+      cubes.push_back(nullptr);
       auto ctx = std::make_unique<Context>(*m.hint, *m.schedule);
       ctx->tiling = tiling;
       // Cases that synchronise all cores are compiled in but never dispatched: the combined
@@ -80,6 +104,15 @@ struct SuperContext {
     }
   }
 
+  // The member's size symbols (a vector member's Context's, the cube member's own).
+  const std::vector<std::string>& SymbolsOf(std::size_t i) const {
+    return members[i] ? members[i]->symbols : cubes[i]->symbols;
+  }
+  std::string KernelOf(std::size_t i) const {
+    return members[i] ? members[i]->kernel : std::string("cube group");
+  }
+  bool Mixed() const { return cube >= 0; }
+
   std::size_t SymbolIndex(const std::string& s) const {
     return static_cast<std::size_t>(std::find(symbols.begin(), symbols.end(), s) - symbols.begin());
   }
@@ -91,9 +124,11 @@ std::string TilingDataHeaderOf(const SuperContext& sc) {
     << sc.members.size() << " kernels).\n";
   o << TilingDataPreamble() << TilingHelpersSource() << "\n";
   for (std::size_t i = 0; i < sc.members.size(); ++i) {
-    o << "// Member " << i << ": kernel " << sc.members[i]->kernel << ".\n";
+    o << "// Member " << i << ": " << (sc.members[i] ? "kernel " : "the ") << sc.KernelOf(i)
+      << ".\n";
     o << "namespace " << Ns(i) << " {\n"
-      << TilingStructSource(*sc.members[i]) << "}  // namespace " << Ns(i) << "\n\n";
+      << (sc.members[i] ? TilingStructSource(*sc.members[i]) : sc.cubes[i]->TilingStruct())
+      << "}  // namespace " << Ns(i) << "\n\n";
   }
   const std::size_t n = sc.members.size();
   o << "// The combined tiling data: this header (AfTilingHeader first), then each member's "
@@ -115,12 +150,11 @@ std::string TilingDataHeaderOf(const SuperContext& sc) {
   return o.str();
 }
 
-void EmitMemberCall(const SuperContext& sc, std::size_t i, std::ostringstream& o) {
-  const Context& ctx = *sc.members[i];
+// The cube member's call: cube_run on the AICs.
+void EmitCubeCall(const SuperContext& sc, std::size_t i, std::ostringstream& o) {
   const std::string I = std::to_string(i);
-  o << "  // Member " << i << ": kernel " << ctx.kernel << " (" << ctx.s.cases.size()
-    << " tiling cases).\n";
-  o << "  {\n";
+  o << "  // Member " << i << ": the cube group (AIC; tiling_key 0 kCommon, 1 kFixpip).\n";
+  o << "  if ASCEND_IS_AIC {\n";
   o << "    GET_TILING_DATA_WITH_STRUCT(" << Ns(i) << "::AutofuseTilingData, t" << I
     << ", tiling + h.member_offset[" << I << "]);\n";
   o << "    GM_ADDR ws" << I << " = workspace == nullptr ? workspace : workspace + "
@@ -128,15 +162,46 @@ void EmitMemberCall(const SuperContext& sc, std::size_t i, std::ostringstream& o
   std::string args;
   for (const int p : sc.spec.members[i].params)
     args += "b" + std::to_string(p) + ", ";
+  o << "    " << Ns(i) << "::cube_run(" << args << "ws" << I << ", &t" << I << ");\n";
+  o << "  }\n";
+}
+
+void EmitMemberCall(const SuperContext& sc, std::size_t i, std::ostringstream& o) {
+  if (!sc.members[i]) {
+    EmitCubeCall(sc, i, o);
+    return;
+  }
+  const Context& ctx = *sc.members[i];
+  const std::string I = std::to_string(i);
+  const std::string pad = sc.Mixed() ? "  " : "";
+  o << "  // Member " << i << ": kernel " << ctx.kernel << " (" << ctx.s.cases.size()
+    << " tiling cases" << (sc.Mixed() ? ", AIV" : "") << ").\n";
+  o << (sc.Mixed() ? "  if ASCEND_IS_AIV {\n" : "  {\n");
+  o << pad << "    GET_TILING_DATA_WITH_STRUCT(" << Ns(i) << "::AutofuseTilingData, t" << I
+    << ", tiling + h.member_offset[" << I << "]);\n";
+  o << pad << "    GM_ADDR ws" << I << " = workspace == nullptr ? workspace : workspace + "
+    << "h.member_workspace[" << I << "];\n";
+  std::string args;
+  for (const int p : sc.spec.members[i].params)
+    args += "b" + std::to_string(p) + ", ";
   bool first = true;
   for (std::size_t c = 0; c < ctx.s.cases.size(); ++c) {
     if (CaseSyncsAllCores(ctx.s.cases[c])) continue;  // never chosen (the tiling refuses it)
-    o << "    " << (!first ? "} else if" : "if") << " (t" << I << ".tiling_key == " << c
+    o << pad << "    " << (!first ? "} else if" : "if") << " (t" << I << ".tiling_key == " << c
       << "u) {\n";
-    o << "      " << Ns(i) << "::case" << c << "(" << args << "ws" << I << ", &t" << I << ");\n";
+    o << pad << "      " << Ns(i) << "::case" << c << "(" << args << "ws" << I << ", &t" << I
+      << ");\n";
     first = false;
   }
-  o << (first ? "    (void)t" + I + ";\n    (void)ws" + I + ";\n  }\n" : "    }\n  }\n");
+  o << (first ? pad + "    (void)t" + I + ";\n" + pad + "    (void)ws" + I + ";\n  }\n"
+              : pad + "    }\n  }\n");
+}
+
+// The epilogue member of a cube + vector kernel runs only under kCommon (kFixpip did its work).
+bool SkippedUnderFixpip(const SuperContext& sc, std::size_t i) {
+  if (sc.cube < 0) return false;
+  const schedule::CubeGroup& c = *sc.spec.members[static_cast<std::size_t>(sc.cube)].cube;
+  return c.fixpipe && static_cast<std::size_t>(c.epilogue_group) == i;
 }
 
 std::string KernelSourceOf(const SuperContext& sc) {
@@ -146,13 +211,17 @@ std::string KernelSourceOf(const SuperContext& sc) {
   o << "#include \"kernel_operator.h\"\n";
   o << "#include \"" << sc.kernel << "_tiling_data.h\"\n\n";
   o << "using namespace AscendC;\n\n";
-  // SyncAll between members is the hard all-core sync: a mixed kernel type (as for r_core).
+  // SyncAll between members is the hard all-core sync: a mixed kernel type (as for r_core); a
+  // cube + vector kernel runs its cube member on the AICs beside two AIVs per AI Core.
   o << "KERNEL_TASK_TYPE_DEFAULT("
-    << (sc.syncs || sc.hard_sync_cases ? "KERNEL_TYPE_MIX_AIV_1_0" : "KERNEL_TYPE_AIV_ONLY")
+    << (sc.Mixed()                       ? "KERNEL_TYPE_MIX_AIC_1_2"
+        : sc.syncs || sc.hard_sync_cases ? "KERNEL_TYPE_MIX_AIV_1_0"
+                                         : "KERNEL_TYPE_AIV_ONLY")
     << ");\n\n";
   for (std::size_t i = 0; i < sc.members.size(); ++i) {
     o << "namespace " << Ns(i) << " {\n\n"
-      << KernelCaseFunctions(*sc.members[i]) << "}  // namespace " << Ns(i) << "\n\n";
+      << (sc.members[i] ? KernelCaseFunctions(*sc.members[i]) : sc.cubes[i]->Function())
+      << "}  // namespace " << Ns(i) << "\n\n";
   }
   o << "extern \"C\" __global__ __aicore__ void " << sc.kernel << "(";
   for (int b = 0; b < sc.spec.num_buffers; ++b)
@@ -164,15 +233,25 @@ std::string KernelSourceOf(const SuperContext& sc) {
     o << "  GM_ADDR b" << (static_cast<std::size_t>(sc.spec.num_buffers) + j)
       << " = workspace + h.tensor_offset[" << j << "];  // workspace tensor " << j << "\n";
   }
+  const std::string sync = sc.Mixed() ? "SyncAll<false>();" : "SyncAll();";
   for (std::size_t i = 0; i < sc.members.size(); ++i) {
+    const bool skip = SkippedUnderFixpip(sc, i);
+    if (skip) {
+      const std::string C = std::to_string(sc.cube);
+      o << "  // Member " << i << " is the cube group's epilogue: kFixpip did it already.\n";
+      o << "  GET_TILING_DATA_WITH_STRUCT(" << Ns(static_cast<std::size_t>(sc.cube))
+        << "::AutofuseTilingData, tc, tiling + h.member_offset[" << C << "]);\n";
+      o << "  if (tc.tiling_key == 0u) {\n";
+    }
     if (i > 0 && sc.spec.members[i].sync_before) {
       o << "  // Member " << i << " reads what an earlier member wrote: every core waits.\n";
-      o << "  SyncAll();\n";
+      o << "  " << sync << "\n";
     } else if (i > 0) {
       o << "  // Member " << i
         << " reads nothing written since the last barrier: no wait (early start).\n";
     }
     EmitMemberCall(sc, i, o);
+    if (skip) o << "  }\n";
   }
   o << "}\n\n";
   o << "#if defined(AF_CPU_RUNTIME)\n";
@@ -227,24 +306,33 @@ void EmitCombinedSolve(const SuperContext& sc, std::ostringstream& o) {
   o << "  uint64_t off = af_align8(sizeof(" << kSuperTilingStruct << "));\n";
   o << "  uint64_t ws = 0;\n  uint32_t block_dim = 1;\n  int64_t ub = 0;\n";
   EmitWorkspaceTensors(sc, o);
+  if (sc.Mixed()) o << "  uint32_t aic_dim = 1;\n  uint32_t cube_key = 0;\n";
   for (std::size_t i = 0; i < n; ++i) {
-    const Context& ctx = *sc.members[i];
+    const std::vector<std::string>& member_symbols = sc.SymbolsOf(i);
     const std::string I = std::to_string(i);
-    o << "  {  // member " << i << ": " << ctx.kernel << "\n";
-    o << "    const int64_t s[" << std::max<std::size_t>(1, ctx.symbols.size()) << "] = {";
-    for (std::size_t k = 0; k < ctx.symbols.size(); ++k)
-      o << (k != 0u ? ", " : "") << "syms[" << sc.SymbolIndex(ctx.symbols[k]) << "]";
-    if (ctx.symbols.empty()) o << "0";
+    o << "  {  // member " << i << ": " << sc.KernelOf(i) << "\n";
+    if (SkippedUnderFixpip(sc, i)) {
+      o << "    // The cube group's epilogue: solved (and given its workspace) under kCommon "
+           "only.\n";
+      o << "    if (cube_key == 1u) {\n      h->member_offset[" << I << "] = off;\n"
+        << "      h->member_workspace[" << I << "] = ws;\n      off += af_align8(sizeof(" << Ns(i)
+        << "::AutofuseTilingData));\n    } else {\n";
+    }
+    o << "    const int64_t s[" << std::max<std::size_t>(1, member_symbols.size()) << "] = {";
+    for (std::size_t k = 0; k < member_symbols.size(); ++k)
+      o << (k != 0u ? ", " : "") << "syms[" << sc.SymbolIndex(member_symbols[k]) << "]";
+    if (member_symbols.empty()) o << "0";
     o << "};\n";
-    o << "    const int rc = " << Ns(i) << "::af_solve_tiling(s, " << ctx.symbols.size()
+    o << "    const int rc = " << Ns(i) << "::af_solve_tiling(s, " << member_symbols.size()
       << "u, core_num, ub_size, n_forced != 0u ? forced_cases[" << I
       << "] : -1, forced_template, base + off, sizeof(" << Ns(i) << "::AutofuseTilingData));\n";
     o << "    if (rc != 0) return rc;\n";
     o << "    const " << Ns(i) << "::AutofuseTilingData* t = reinterpret_cast<const " << Ns(i)
       << "::AutofuseTilingData*>(base + off);\n";
     std::string sync_keys;
-    for (std::size_t c = 0; c < ctx.s.cases.size(); ++c)
-      if (CaseSyncsAllCores(ctx.s.cases[c]))
+    const std::size_t n_cases = sc.members[i] ? sc.members[i]->s.cases.size() : 0;
+    for (std::size_t c = 0; c < n_cases; ++c)
+      if (CaseSyncsAllCores(sc.members[i]->s.cases[c]))
         sync_keys +=
             (sync_keys.empty() ? "" : " || ") + ("t->tiling_key == " + std::to_string(c) + "u");
     if (!sync_keys.empty()) {
@@ -254,11 +342,21 @@ void EmitCombinedSolve(const SuperContext& sc, std::ostringstream& o) {
     o << "    h->member_offset[" << I << "] = off;\n";
     o << "    h->member_workspace[" << I << "] = ws;\n";
     o << "    ws += af_align8(static_cast<uint64_t>(t->workspace_bytes));\n";
-    o << "    if (t->block_dim > block_dim) block_dim = t->block_dim;\n";
+    if (!sc.members[i]) {
+      // The AICs: one per AI Core of the launch.
+      o << "    aic_dim = t->block_dim;\n    cube_key = t->tiling_key;\n";
+    } else if (sc.Mixed()) {
+      // The AIVs: two per AI Core of the launch (KERNEL_TYPE_MIX_AIC_1_2).
+      o << "    if ((t->block_dim + 1u) / 2u > block_dim) block_dim = (t->block_dim + 1u) / 2u;\n";
+    } else {
+      o << "    if (t->block_dim > block_dim) block_dim = t->block_dim;\n";
+    }
     o << "    if (t->ub_bytes > ub) ub = t->ub_bytes;\n";
     o << "    off += af_align8(sizeof(" << Ns(i) << "::AutofuseTilingData));\n";
+    if (SkippedUnderFixpip(sc, i)) o << "    }\n";
     o << "  }\n";
   }
+  if (sc.Mixed()) o << "  if (aic_dim > block_dim) block_dim = aic_dim;\n";
   o << "  h->block_dim = block_dim;\n  h->tiling_key = 0;\n";
   o << "  h->ub_bytes = ub;\n  h->workspace_bytes = static_cast<int64_t>(ws);\n  return 0;\n}\n\n";
   o << "extern \"C\" AF_TILING_EXPORT int " AF_COMPUTE_TILING_SYMBOL
@@ -276,11 +374,12 @@ std::string TilingSourceOf(const SuperContext& sc) {
   std::ostringstream o;
   o << "// Generated by autofuse: tiling function of super kernel " << sc.kernel << ".\n";
   o << "// Each member's solver (the compiler's, af_tiling/elementwise.h) on its own sizes.\n";
-  o << "#include \"" << sc.kernel
-    << "_tiling_data.h\"\n#include \"af_tiling/elementwise.h\"\n#include <cstddef>\n\n";
+  o << "#include \"" << sc.kernel << "_tiling_data.h\"\n#include \"af_tiling/elementwise.h\"\n"
+    << (sc.Mixed() ? "#include \"af_tiling/cube.h\"\n" : "") << "#include <cstddef>\n\n";
   for (std::size_t i = 0; i < sc.members.size(); ++i) {
     o << "namespace " << Ns(i) << " {\n\n"
-      << TilingSolveSource(*sc.members[i]) << "}  // namespace " << Ns(i) << "\n\n";
+      << (sc.members[i] ? TilingSolveSource(*sc.members[i]) : sc.cubes[i]->Solve())
+      << "}  // namespace " << Ns(i) << "\n\n";
   }
   EmitCombinedSolve(sc, o);
   o << "extern \"C\" AF_TILING_EXPORT int " AF_COMPUTE_TILING_CASE_SYMBOL
@@ -337,8 +436,8 @@ GeneratedKernel GenerateGroups(const ir::Graph& hint, const schedule::GroupParti
   for (const auto& w : partition.workspace)
     spec.workspace_tensor_bytes.push_back(w.elements * sym::Expr(ir::DTypeBytes(w.dtype)));
   for (const auto& g : groups)
-    spec.members.push_back(
-        {&g.group->graph, g.schedule, g.group->params, g.group->reads_workspace});
+    spec.members.push_back({&g.group->graph, g.schedule, g.group->params, g.group->reads_workspace,
+                            g.group->cube ? &*g.group->cube : nullptr});
   GeneratedKernel k = GenerateSuper(spec, tiling);
   for (std::size_t i = 0; i < hint.nodes.size(); ++i) {
     const ir::Node& n = hint.nodes[i];

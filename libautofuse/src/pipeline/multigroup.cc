@@ -43,8 +43,28 @@ void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const O
     g.group = partition.groups[q];
     g.schedule = std::move(scheds[q]);
     const std::string label = "group " + std::to_string(q) + "\n";
-    Dump(options, "schedule", label + schedule::DumpSchedule(g.schedule));
     t0 = Clock::now();
+    if (g.group.cube) {
+      // The cube group: the cube tiling and the CV template (att/cube.h).
+      Dump(options, "schedule", label + "cube group: no vector schedule\n");
+      if (AllBound(att::CubeSymbols(*g.group.cube), options.bindings)) {
+        try {
+          g.cube = att::SolveCubeGroup(*g.group.cube, options.bindings, profile,
+                                       forced.empty() ? -1 : forced[q]);
+        } catch (const InputError& e) {
+          times->tiling += Ms(t0, Clock::now());
+          if (settings.no_tiling == NoTiling::kAbort) throw;
+          k.error_code = "NO_TILING";
+          k.error = "group " + std::to_string(q) + ": " + e.what();
+          return;
+        }
+        Dump(options, "tiling", label + att::DumpCubeDecision(*g.cube));
+      }
+      times->tiling += Ms(t0, Clock::now());
+      k.groups.push_back(std::move(g));
+      continue;
+    }
+    Dump(options, "schedule", label + schedule::DumpSchedule(g.schedule));
     if (AllBound(att::KernelSymbols(g.schedule), options.bindings)) {
       try {
         g.tiling =
@@ -91,11 +111,22 @@ void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const O
   }
 }
 
+bool GroupSkipped(const Kernel& k, std::size_t q) {
+  for (const auto& g : k.groups) {
+    if (g.cube && g.group.cube && g.cube->chosen == att::kCubeFixpip &&
+        static_cast<std::size_t>(g.group.cube->epilogue_group) == q)
+      return true;
+  }
+  return false;
+}
+
 std::optional<double> GroupCycles(const Kernel& k) {
   double sum = 0;
-  for (const auto& g : k.groups) {
-    if (!g.tiling) return std::nullopt;
-    sum += g.tiling->solution.cost;
+  for (std::size_t q = 0; q < k.groups.size(); ++q) {
+    const auto& g = k.groups[q];
+    if (!g.Bound()) return std::nullopt;
+    if (GroupSkipped(k, q)) continue;
+    sum += g.cube ? g.cube->tiling.cycles : g.tiling->solution.cost;
   }
   return sum;
 }

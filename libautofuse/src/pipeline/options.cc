@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "autofuse/att/cube.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/support/error.h"
 #include "autofuse/support/strings.h"
@@ -99,6 +100,7 @@ codegen::TilingOptions TilingOptionsFrom(const Options& o, const hw::Profile& pr
   codegen::TilingOptions t;
   t.core_num = profile.vector_cores;
   t.ub_size = static_cast<std::uint64_t>(profile.ub_bytes);
+  t.cube_l0c_bytes = att::CubeHwOf(profile).l0c_bytes;
   t.solver = att::SolverOptionsFrom(o.flags, profile);
   if (const auto it = o.flags.find("autofuse_enable_tiling_cache"); it != o.flags.end()) {
     const std::string& v = it->second;

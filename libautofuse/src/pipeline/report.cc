@@ -150,16 +150,60 @@ void FillSchedule(const schedule::ScheduleResult& s, const att::TilingDecision* 
   if (tiling != nullptr) FillTiling(s, *tiling, options, profile, solver, kr);
 }
 
+void FillCube(const schedule::CubeGroup& c, const att::CubeDecision* d, report::KernelReport* kr) {
+  auto* cr = kr->mutable_cube();
+  cr->set_node(c.node);
+  cr->set_m(c.m.ToString());
+  cr->set_n(c.n.ToString());
+  cr->set_k(c.k.ToString());
+  for (const auto& b : c.batch)
+    cr->add_batch(b.ToString());
+  cr->set_transpose_x1(c.mm.transpose_x1);
+  cr->set_transpose_x2(c.mm.transpose_x2);
+  cr->set_in_dtype(std::string(ir::DTypeName(c.in_dtype)));
+  cr->set_fixpipe_offered(c.fixpipe);
+  cr->set_fix_relu(c.fix_relu);
+  cr->set_fix_dtype(std::string(ir::DTypeName(c.fix_dtype)));
+  cr->set_epilogue_group(c.fixpipe ? c.epilogue_group : -1);
+  for (const auto& s : att::CubeSymbols(c))
+    kr->add_symbols(s);
+  if (d == nullptr) return;
+  const auto& t = d->tiling;
+  cr->set_tiled(true);
+  cr->set_template_name(att::CubeTemplateName(d->chosen));
+  cr->set_reason(d->reason);
+  cr->set_base_m(t.base_m);
+  cr->set_base_n(t.base_n);
+  cr->set_base_k(t.base_k);
+  cr->set_tiles(t.tiles);
+  cr->set_block_dim(t.block_dim);
+  cr->set_cycles(t.cycles);
+  cr->set_mte2_cycles(d->pipes.mte2);
+  cr->set_mte1_cycles(d->pipes.mte1);
+  cr->set_cube_cycles(d->pipes.cube);
+  cr->set_fixpipe_cycles(d->pipes.fix);
+  cr->set_mte2_bytes(t.total.mte2_bytes);
+  cr->set_mte1_fractals(t.total.mte1_fractals);
+  cr->set_cube_steps(t.total.cube_steps);
+  cr->set_fix_fractals(t.total.fix_fractals);
+}
+
 void FillGroups(const Kernel& k, const Options& options, const hw::Profile& profile,
                 const af_tiling::SolverOptions& solver, report::KernelReport* kr) {
   for (const auto& s : k.code.symbols)
     kr->add_symbols(s);
   FillDecisions(k.schedule.decisions, kr);
-  for (const auto& g : k.groups) {
+  for (std::size_t q = 0; q < k.groups.size(); ++q) {
+    const KernelGroup& g = k.groups[q];
     auto* gr = kr->add_groups();
+    gr->set_skipped(GroupSkipped(k, q));
     gr->set_name(g.group.graph.name);
     ir::ToProto(g.group.graph, gr->mutable_hint_graph());
     gr->set_after_sync_all(g.group.reads_workspace);
+    if (g.group.cube) {
+      FillCube(*g.group.cube, g.cube ? &*g.cube : nullptr, gr);
+      continue;
+    }
     FillSchedule(g.schedule, g.tiling ? &*g.tiling : nullptr, options, profile, solver, gr);
   }
   for (const auto& w : k.workspace) {

@@ -100,6 +100,7 @@ void CheckGroupTilings(const Kernel& k, const Options& options,
   const hw::Profile& profile = hw::GetProfile(options.soc);
   const auto solver = att::SolverOptionsFrom(options.flags, profile);
   res->group_keys.clear();
+  int fixpipe_skips = -1;
   for (std::size_t i = 0; i < k.groups.size(); ++i) {
     std::uint64_t off = 0;
     const std::size_t at = codegen::kSuperMemberOffsetsAt + 8 * i;
@@ -108,6 +109,29 @@ void CheckGroupTilings(const Kernel& k, const Options& options,
     AfTilingHeader h{};
     if (off + sizeof h > tiling.size()) throw std::runtime_error("tiling data too short");
     std::memcpy(&h, tiling.data() + off, sizeof h);
+    if (k.groups[i].group.cube) {
+      const att::CubeDecision c = att::SolveCubeGroup(*k.groups[i].group.cube, options.bindings,
+                                                      profile, forced.empty() ? -1 : forced.at(i));
+      if (static_cast<int>(h.tiling_key) != c.chosen || h.block_dim != c.tiling.block_dim) {
+        throw std::runtime_error(
+            "cube group " + std::to_string(i) + ": generated tiling (template " +
+            std::to_string(h.tiling_key) + ", block_dim " + std::to_string(h.block_dim) +
+            ") disagrees with the compiler (" + att::CubeTemplateName(c.chosen) + ", block_dim " +
+            std::to_string(c.tiling.block_dim) + ")");
+      }
+      res->group_keys.push_back(c.chosen);
+      res->cube = true;
+      res->model_mte2_bytes += static_cast<std::int64_t>(c.tiling.total.mte2_bytes);
+      res->model_cube_mte1_fractals += c.tiling.total.mte1_fractals;
+      res->model_cube_steps += c.tiling.total.cube_steps;
+      res->model_cube_fix_fractals += c.tiling.total.fix_fractals;
+      fixpipe_skips = c.chosen == att::kCubeFixpip ? k.groups[i].group.cube->epilogue_group : -1;
+      continue;
+    }
+    if (static_cast<int>(i) == fixpipe_skips) {
+      res->group_keys.push_back(-1);  // the epilogue kFixpip did: not run
+      continue;
+    }
     const att::TilingDecision d =
         att::Solve(k.groups[i].schedule, options.bindings, profile,
                    forced.empty() ? -1 : forced.at(i), forced_template, solver);
@@ -246,7 +270,16 @@ std::vector<data::HostArray> Launch(const Kernel& k, const Options& options, con
   args.workspace = workspace.empty() ? nullptr : workspace.data();
   args.workspace_size = workspace.size();
   args.kernel_name = k.code.kernel_name.c_str();
+  std::vector<AfApiCount> counts(64);
+  args.api_counts = counts.data();
+  args.api_counts_cap = static_cast<std::uint32_t>(counts.size());
   if (k.library->Launch(&args) != AF_STATUS_OK) LaunchFailed(k, run, std::string(args.error));
+  for (std::uint32_t i = 0; i < std::min<std::uint32_t>(args.api_counts_len, 64); ++i) {
+    const std::string name = counts[i].name;
+    if (name == "LoadData") res->cube_mte1_fractals = counts[i].repeats;
+    if (name == "Mmad") res->cube_steps = counts[i].repeats;
+    if (name == "Fixpipe") res->cube_fix_fractals = counts[i].repeats;
+  }
   res->mte2_bytes = args.mte2_bytes;
   res->mte3_bytes = args.mte3_bytes;
   res->vec_repeats = args.vec_repeats;
@@ -466,9 +499,18 @@ std::string ChosenCases(const Kernel& k, const RunResult& res) {
   }
   std::string s = std::to_string(k.groups.size()) + " groups:";
   for (std::size_t i = 0; i < res.group_keys.size() && i < k.groups.size(); ++i) {
+    s += i != 0U ? " |" : "";
+    if (res.group_keys[i] < 0) {
+      s += " skipped (kFixpip did the epilogue)";
+      continue;
+    }
     const auto c = static_cast<std::size_t>(res.group_keys[i]);
-    s += (i != 0U ? " |" : "") + std::string(" case ") + std::to_string(c) + " (" +
-         k.groups[i].schedule.cases.at(c).name + ")";
+    if (k.groups[i].group.cube) {
+      s += " cube " + std::string(att::CubeTemplateName(res.group_keys[i]));
+      continue;
+    }
+    s += std::string(" case ") + std::to_string(c) + " (" + k.groups[i].schedule.cases.at(c).name +
+         ")";
   }
   return s;
 }

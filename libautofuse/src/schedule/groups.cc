@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "autofuse/ir/data_movement.h"
+#include "autofuse/ir/op_registry.h"
 #include "expand_softmax.h"
 #include "node_kinds.h"
 
@@ -431,6 +432,11 @@ class Partitioner {
 }  // namespace
 
 GroupPartition PartitionGroups(const ir::Graph& hint) {
+  if (std::any_of(hint.nodes.begin(), hint.nodes.end(), [](const Node& n) {
+        const ir::OpDef* op = ir::FindOp(n.type);
+        return op != nullptr && op->compute == ir::ComputeType::kCube;
+      }))
+    return PartitionCube(hint);
   if (std::none_of(hint.nodes.begin(), hint.nodes.end(),
                    [](const Node& n) { return n.type == "Softmax"; }))
     return Partitioner(hint).Run();
@@ -486,6 +492,13 @@ std::vector<ScheduleResult> ScheduleGroups(const GroupPartition& p, const hw::Pr
   std::vector<ScheduleResult> out;
   out.reserve(p.groups.size());
   for (std::size_t q = 0; q < p.groups.size(); ++q) {
+    if (p.groups[q].cube) {
+      // The cube group has no vector schedule: its tiling is the cube's (att/cube.h).
+      ScheduleResult cube;
+      cube.graph = p.groups[q].graph;
+      out.push_back(std::move(cube));
+      continue;
+    }
     out.push_back(Schedule(p.groups[q].graph, profile, options, dump));
     DropCoreSyncCases(out.back(), q);
   }
@@ -496,8 +509,21 @@ std::string DumpGroups(const GroupPartition& p) {
   std::ostringstream o;
   for (std::size_t q = 0; q < p.groups.size(); ++q) {
     const GroupGraph& gg = p.groups[q];
-    o << "group " << q << " " << gg.graph.name << ": "
-      << (gg.moves_data ? "moves data" : "reduces " + AxesText(gg.graph, gg.reduced_axes))
+    std::string what =
+        gg.moves_data ? "moves data" : "reduces " + AxesText(gg.graph, gg.reduced_axes);
+    if (gg.cube) {
+      const CubeGroup& c = *gg.cube;
+      what = "cube " + c.node + " M=" + c.m.ToString() + " N=" + c.n.ToString() +
+             " K=" + c.k.ToString() +
+             (c.batch.empty() ? "" : " batch=" + std::to_string(c.batch.size())) +
+             (c.mm.transpose_x1 ? " x1^T" : "") + (c.mm.transpose_x2 ? " x2^T" : "") +
+             ", templates kCommon" +
+             (c.fixpipe ? std::string(" kFixpip (") + (c.fix_relu ? "relu, " : "") +
+                              std::string(ir::DTypeName(c.fix_dtype)) + ", skips group " +
+                              std::to_string(c.epilogue_group) + ")"
+                        : "");
+    }
+    o << "group " << q << " " << gg.graph.name << ": " << what
       << (gg.reads_workspace ? ", after SyncAll" : "") << "\n  params:";
     for (const int k : gg.params) {
       if (k >= p.num_params) {

@@ -955,8 +955,8 @@ struct NormalizeState {
 };
 
 // A cube node: the refusal code of an op variant this compiler does not take
-// (ir::CubeRefusal), else CUBE_NOT_SCHEDULED: the CV templates (docs/schedule.md) are not
-// generated yet, so a cube op runs outside fused kernels.
+// (ir::CubeRefusal), else CUBE_NOT_SCHEDULED: a cube op is scheduled through PartitionGroups'
+// cube + vector groups (docs/schedule.md "CV templates"), never as one loop nest.
 [[noreturn]] void RefuseCube(const ir::Node& n) {
   std::string error;
   if (const ir::OpDef* op = ir::FindOp(n.type); op != nullptr && ir::IsConvOp(op->code)) {
@@ -973,9 +973,10 @@ struct NormalizeState {
                                    "this compiler does not take (docs/ir.md, \"Cube ops\")");
   }
   throw ScheduleError("CUBE_NOT_SCHEDULED",
-                      "node '" + n.name + "' (" + n.type + ") runs on the cube unit; the " +
-                          "cube + vector templates are not generated yet (docs/schedule.md, " +
-                          "\"CV templates\")");
+                      "node '" + n.name + "' (" + n.type + ") runs on the cube unit: a cube op " +
+                          "is scheduled as a cube + vector kernel of groups " +
+                          "(schedule::PartitionGroups, docs/schedule.md \"CV templates\"), " +
+                          "not in one loop nest");
 }
 
 // One loop nest for all compute nodes (the elementwise/broadcast subset); buffers do not loop.

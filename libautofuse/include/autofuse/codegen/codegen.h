@@ -54,6 +54,8 @@ struct TilingOptions {
   // (it passes no core count or UB size of its own).
   std::uint32_t core_num = 0;
   std::uint64_t ub_size = 0;
+  // The SoC's L0C bytes, for a cube + vector kernel's cube tiling (af_tiling::CubeHw).
+  std::uint64_t cube_l0c_bytes = std::uint64_t{128} * 1024;
   // --autofuse_enable_pgo: the PGO result file the tiling function reads (af_tiling/pgo.h;
   // $AF_PGO_FILE overrides it at run time). Empty: no PGO.
   std::string pgo_file;

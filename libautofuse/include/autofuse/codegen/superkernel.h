@@ -36,6 +36,12 @@ struct SuperMember {
   std::vector<int> params;
   // SyncAll() before this member: it reads a buffer an earlier member wrote since the last one.
   bool sync_before = false;
+  // The cube group of a cube + vector kernel (then hint and schedule are unused): its AIC
+  // function, tiling struct and solver come from the group (cube_member.h). A kernel with one is
+  // KERNEL_TYPE_MIX_AIC_1_2: vector members run on the AIVs, the cube member on the AICs, and the
+  // barriers are SyncAll<false>(); a member whose index is the cube group's epilogue_group runs
+  // only under kCommon.
+  const schedule::CubeGroup* cube = nullptr;
 };
 
 struct SuperKernelSpec {
@@ -66,7 +72,7 @@ GeneratedKernel GenerateSuper(const SuperKernelSpec& spec, const TilingOptions& 
 
 // One group of a multi-group kernel and its schedule (schedule/groups.h).
 struct GroupMember {
-  const schedule::GroupGraph* group = nullptr;
+  const schedule::GroupGraph* group = nullptr;  // its cube, if any, makes it a cube member
   const schedule::ScheduleResult* schedule = nullptr;
 };
 

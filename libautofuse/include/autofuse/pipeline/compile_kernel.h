@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "autofuse/att/cube.h"
 #include "autofuse/att/pgo.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/codegen/codegen.h"
@@ -23,8 +24,10 @@ namespace af::pipeline {
 // One group of a multi-group kernel (schedule/groups.h): its own hint graph, schedule and tiling.
 struct KernelGroup {
   schedule::GroupGraph group;
-  schedule::ScheduleResult schedule;
-  std::optional<att::TilingDecision> tiling;  // when every size is bound
+  schedule::ScheduleResult schedule;          // empty for the cube group
+  std::optional<att::TilingDecision> tiling;  // when every size is bound (a vector group)
+  std::optional<att::CubeDecision> cube;      // the cube group's, when every size is bound
+  bool Bound() const { return tiling.has_value() || cube.has_value(); }
 };
 
 struct Kernel {
@@ -102,8 +105,13 @@ void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const O
                    const KernelStageSettings& settings, KernelStageTimes* times);
 
 // The sum of the groups' chosen tilings' modeled cycles (the SyncAll barriers are not in it: see
-// docs/schedule.md "Groups"); nullopt when a group has no tiling.
+// docs/schedule.md "Groups"); a cube + vector kernel adds its cube group's cycles and leaves out
+// the epilogue kFixpip skips. nullopt when a group has no tiling.
 std::optional<double> GroupCycles(const Kernel& k);
+
+// Whether group q of the kernel does not run: the epilogue of a cube group whose tiling chose
+// kFixpip.
+bool GroupSkipped(const Kernel& k, std::size_t q);
 
 // The tiling decision as text (the "tiling" dump and the golden tests' `tile` stage): the chosen
 // case, then every case with its feasibility, tile, block_dim, UB bytes and per-pipe cycles.

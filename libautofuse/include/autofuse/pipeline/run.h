@@ -50,6 +50,15 @@ struct RunResult {
   std::int64_t model_mte2_bytes = 0;
   std::int64_t model_mte3_bytes = 0;
   std::int64_t model_vec_repeats = 0;
+  // A cube + vector kernel: the cube pipes' work the runtime counted (LoadData fractals, Mmad
+  // steps, Fixpipe fractals) and the cube tiling's model of it (af_tiling/cube.h).
+  bool cube = false;
+  std::uint64_t cube_mte1_fractals = 0;
+  std::uint64_t cube_steps = 0;
+  std::uint64_t cube_fix_fractals = 0;
+  std::uint64_t model_cube_mte1_fractals = 0;
+  std::uint64_t model_cube_steps = 0;
+  std::uint64_t model_cube_fix_fractals = 0;
 };
 
 // The run's tiling case as text: "case 2 (name)", or for a multi-group kernel

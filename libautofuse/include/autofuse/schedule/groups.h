@@ -18,9 +18,11 @@
 // 0.. kernel outputs and workspace tensors), so the schedule, ATT and codegen take it unchanged.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "autofuse/ir/cube.h"
 #include "autofuse/ir/graph.h"
 #include "autofuse/schedule/schedule.h"
 
@@ -35,6 +37,28 @@ struct WorkspaceTensor {
   int written_by = 0;  // group index
 };
 
+// The cube group of a cube + vector kernel (PartitionCube): the matrix product the AIC cores
+// compute. Its GM parameters are x1, x2, the fp32 product's workspace tensor and, when the
+// fixpipe can do the whole epilogue (kFixpip), the kernel output it writes directly.
+struct CubeGroup {
+  std::string node;  // the cube node of the kernel's hint graph
+  ir::MatMulInfo mm;
+  ir::DType in_dtype = ir::DType::kFloat16;  // x1 and x2 (T1)
+  std::vector<sym::Expr> batch;              // the product's batch extents, outer first
+  // Elements between consecutive batch entries of x1 / x2 along each batch dim (0: broadcast).
+  std::vector<sym::Expr> x1_batch_stride;
+  std::vector<sym::Expr> x2_batch_stride;
+  sym::Expr m;
+  sym::Expr n;
+  sym::Expr k;
+  // kFixpip: the epilogue is at most a ReLU and a cast to fix_dtype, which the fixpipe applies
+  // on the way out of L0C; the kernel then skips epilogue_group.
+  bool fixpipe = false;
+  bool fix_relu = false;
+  ir::DType fix_dtype = ir::DType::kFloat32;
+  int epilogue_group = -1;
+};
+
 struct GroupGraph {
   ir::Graph graph;
   // Per GM parameter of `graph` (its Data by index, then its Outputs by index): the kernel's
@@ -44,6 +68,7 @@ struct GroupGraph {
   bool reads_workspace = false;            // a SyncAll must come before it
   std::vector<std::int64_t> reduced_axes;  // axis ids its reductions remove (empty: none)
   bool moves_data = false;                 // a Concat/Split/Gather group (no reductions)
+  std::optional<CubeGroup> cube;           // the cube group of a cube + vector kernel
 };
 
 struct GroupPartition {
@@ -54,7 +79,26 @@ struct GroupPartition {
 };
 
 // The partition of `hint` into groups; no groups when all its reductions remove the same axes.
+// A hint graph with a cube op is a cube + vector kernel (PartitionCube).
 GroupPartition PartitionGroups(const ir::Graph& hint);
+
+// A cube + vector kernel (AutoFuse's CV templates, docs/schedule.md "CV templates"): the graph's
+// one MatMul / BatchMatMul and the elementwise work around it, as up to three groups in one
+// KERNEL_TYPE_MIX_AIC_1_2 launch:
+//   - a prologue (vector, AIV) when an operand is computed: it stores the operand to a GM
+//     workspace tensor (CUBE_PROLOGUE), then a SyncAll<false>;
+//   - the cube group (AIC): base M/N/K tiles through L1/L0A/L0B into L0C, the fp32 product
+//     written to a GM workspace tensor by the fixpipe (kCommon, always offered), or, when the
+//     epilogue is no more than a ReLU and a cast, straight to the output with the fixpipe doing
+//     both (kFixpip, CUBE_FIXPIPE); the tiling picks the template at run time;
+//   - the epilogue (vector, AIV) after a SyncAll<false>: the bias, has_relu and the rounding to
+//     the product's dtype, then every node the outputs need; skipped under kFixpip.
+// Throws ScheduleError with the refusal's code: a convolution (CUBE_CONV_UNSUPPORTED or its
+// variant's), an op variant (ir::CubeRefusal), two cube ops (CUBE_MULTIPLE), work other than
+// elementwise and broadcast around the product (CUBE_WITH_REDUCE), a computed bias
+// (CUBE_BIAS_COMPUTED), an operand whose GM layout is not dense (CUBE_OPERAND_LAYOUT), fp32
+// operands (CUBE_FP32_UNSUPPORTED: the runtime's LoadData has no fp32 transpose).
+GroupPartition PartitionCube(const ir::Graph& hint);
 
 // Schedules every group of `p` (schedule::Schedule on its graph), without the cases that
 // synchronise all cores (SyncsAllCores: the groups share one launch), recording

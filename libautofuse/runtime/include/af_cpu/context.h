@@ -139,7 +139,7 @@ inline thread_local BlockCtx* g_block = nullptr;
 
 // ASCEND_IS_AIV / ASCEND_IS_AIC: the kind of core running the block (outside a launch, and in
 // every launch that is not a mixed cube + vector one, an AI Vector core).
-inline bool CoreIsAiv() {
+__aicore__ inline bool CoreIsAiv() {
   return g_block == nullptr || !g_block->aic;
 }
 

@@ -119,21 +119,36 @@ inline void CubeAdd(CubeWork& a, const CubeWork& b, int64_t times) {
   a.fix_bytes += b.fix_bytes * t;
 }
 
+// Each pipe's cycles for one tile's work: MTE2 (GM -> L1, with the per-call head), MTE1
+// (L1 -> L0A / L0B), the cube (M) and the fixpipe (L0C -> GM).
+struct CubePipes {
+  double mte2 = 0.0;
+  double mte1 = 0.0;
+  double cube = 0.0;
+  double fix = 0.0;
+};
+
+inline CubePipes CubeTilePipes(const CubeHw& hw, const CubeWork& w, int64_t chunks) {
+  const double c = chunks > 0 ? static_cast<double>(chunks) : 1.0;
+  CubePipes p;
+  p.mte2 = static_cast<double>(w.mte2_bytes) / hw.gm_l1_bpc + 2.0 * c * hw.mte2_call_head;
+  const auto l0b_fr = static_cast<double>(w.mte1_fractals - w.l0a_fractals);
+  p.mte1 =
+      static_cast<double>(w.l0a_fractals) * 512.0 / hw.l1_l0a_bpc + l0b_fr * 512.0 / hw.l1_l0b_bpc;
+  p.cube = static_cast<double>(w.cube_steps);
+  p.fix = static_cast<double>(w.fix_bytes) / hw.fix_bpc;
+  return p;
+}
+
 // Cycles of one tile's work: the slowest pipe, plus the first chunk's loads (before the cube can
 // start) and the tile's fixpipe (after it ends).
 inline double CubeTileCycles(const CubeHw& hw, const CubeWork& w, int64_t chunks) {
   const double c = chunks > 0 ? static_cast<double>(chunks) : 1.0;
-  const double mte2 =
-      static_cast<double>(w.mte2_bytes) / hw.gm_l1_bpc + 2.0 * c * hw.mte2_call_head;
-  const auto l0b_fr = static_cast<double>(w.mte1_fractals - w.l0a_fractals);
-  const double mte1 =
-      static_cast<double>(w.l0a_fractals) * 512.0 / hw.l1_l0a_bpc + l0b_fr * 512.0 / hw.l1_l0b_bpc;
-  const auto cube = static_cast<double>(w.cube_steps);
-  const double fix = static_cast<double>(w.fix_bytes) / hw.fix_bpc;
-  double slowest = mte2;
-  if (mte1 > slowest) slowest = mte1;
-  if (cube > slowest) slowest = cube;
-  return slowest + (mte2 + mte1) / c + fix;
+  const CubePipes p = CubeTilePipes(hw, w, chunks);
+  double slowest = p.mte2;
+  if (p.mte1 > slowest) slowest = p.mte1;
+  if (p.cube > slowest) slowest = p.cube;
+  return slowest + (p.mte2 + p.mte1) / c + p.fix;
 }
 
 // Whether base tiles fit: one K chunk of A and of B in L1, A's chunk in L0A, B's in L0B and the
