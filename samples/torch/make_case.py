@@ -150,8 +150,9 @@ def _to_numpy(t):
     return np.ascontiguousarray(t.numpy())
 
 
-def make_case(fn, inputs, out_dir):
-    """Traces fn on inputs and writes the case directory; returns the graph text."""
+def make_case(fn, inputs, out_dir, reference=None):
+    """Traces fn on inputs and writes the case directory; returns the graph text. The expected
+    outputs are fn's in eager PyTorch, or reference's when given (same inputs)."""
     # placeholders named arg0_1, arg1_1, ... (make_fx appends _1 to the parameter names)
     params = ", ".join("arg%d" % i for i in range(len(inputs)))
     scope = {"fn": fn}
@@ -167,7 +168,7 @@ def make_case(fn, inputs, out_dir):
     for name, t in zip(names, inputs):
         np.save(os.path.join(out_dir, "inputs", name + ".npy"), _to_numpy(t))
     with torch.no_grad():
-        outs = fn(*inputs)
+        outs = (reference or fn)(*inputs)
     if not isinstance(outs, (list, tuple)):
         outs = (outs,)
     for k, o in enumerate(outs):

@@ -129,6 +129,42 @@ def matmul_epilogue(x, w, b):
     return torch.relu(x @ w + b)
 
 
+
+# The matmul pass (cube + vector kernels, docs/frontend.md "The matmul pass"): bf16, as torch 1.13's
+# CPU has no fp16 matmul. Each matmul fuses with its epilogue into one MIX_AIC_1_2 kernel.
+def linear_gelu_bf16(x, w, b):
+    return torch.nn.functional.gelu(torch.nn.functional.linear(x, w, b))
+
+
+def bmm_scale_bf16(q, k):
+    return torch.bmm(q, k.transpose(1, 2)) * 0.125
+
+
+def linear_residual_bf16(h, w, b, r):
+    # a transformer's projection: [B * T, C] addmm viewed back as [B, T, C], then the residual
+    return r + torch.nn.functional.linear(h, w, b).view(r.shape)
+
+
+def mm_relu_bf16(x, w):
+    return torch.relu(x @ w)  # the fixpipe's ReLU and rounding (kFixpip)
+
+
+def attention_scores_bf16(qkv):
+    # ViT's q @ k^T * scale on the heads of a fused qkv projection ([B, T, 3 * H * D])
+    b, t, _ = qkv.shape
+    q, k, _ = qkv.view(b, t, 3, 4, 16).permute(2, 0, 3, 1, 4).unbind(0)
+    return (q @ k.transpose(-2, -1)) * 0.25
+
+
+def in_fp32(fn):
+    """fn on fp32 copies of its inputs, rounded back to bf16: the cube's fp32 accumulation. torch
+    1.13's CPU bf16 matmul accumulates in bf16 (max error 2.1 against float64 at K = 200, where
+    the fp32 product rounded once is within 0.13), so it cannot be the expectation."""
+    def ref(*xs):
+        out = fn(*[x.float() for x in xs])
+        return out.to(torch.bfloat16)
+    return ref
+
 def compare_where(x, y):
     return torch.where(x > y, x, y * 2.0), x <= y
 
@@ -388,6 +424,21 @@ CASES = {
                                                   randn(8, 4), randn(8, 4, 4)]),
     "matmul_epilogue": (matmul_epilogue, lambda: [randn(16, 32), randn(32, 24), randn(24)]),
     "compare_where": (compare_where, lambda: [randn(21, 55), randn(21, 55)]),
+    "linear_gelu_bf16_fused": (linear_gelu_bf16,
+                               lambda: [randn(37, 96, dtype=torch.bfloat16),
+                                        randn(130, 96, dtype=torch.bfloat16),
+                                        randn(130, dtype=torch.bfloat16)]),
+    "bmm_scale_bf16_fused": (bmm_scale_bf16, lambda: [randn(6, 33, 64, dtype=torch.bfloat16),
+                                                      randn(6, 47, 64, dtype=torch.bfloat16)]),
+    "linear_residual_bf16_fused": (linear_residual_bf16,
+                                   lambda: [randn(2 * 29, 80, dtype=torch.bfloat16),
+                                            randn(80, 80, dtype=torch.bfloat16),
+                                            randn(80, dtype=torch.bfloat16),
+                                            randn(2, 29, 80, dtype=torch.bfloat16)]),
+    "attention_scores_bf16_fused": (attention_scores_bf16,
+                                    lambda: [randn(2, 37, 192, dtype=torch.bfloat16)]),
+    "mm_relu_bf16_fused": (mm_relu_bf16, lambda: [randn(50, 200, dtype=torch.bfloat16),
+                                                  randn(200, 70, dtype=torch.bfloat16)]),
     "clamp_pow_rsqrt": (clamp_pow_rsqrt, lambda: [randn(3, 5, 7, 9)]),
     "long_rows": (long_rows, lambda: [randn(3, 60000), randn(3, 60000)]),
     "slice_select": (slice_select, lambda: [randn(12, 50), randn(3, 12, 37)]),
@@ -461,6 +512,7 @@ CASES = {
 # `afc run --flags` per case (default: none). The *_fused cases enable the data-movement passes
 # (AutoFuse leaves concat and gather off by default, and so do we).
 DATA_MOVEMENT = "--autofuse_enable_pass=reduce,slice,transpose,concat,gather,pad"
+MATMUL = "--autofuse_enable_pass=reduce,slice,transpose,matmul"
 FLAGS = {
     "cat_heads_fused": DATA_MOVEMENT,
     "rotary_fused": DATA_MOVEMENT,
@@ -476,6 +528,11 @@ FLAGS = {
     # The default limits (AutoFuse's 64 AscIR nodes and 8 inputs per fused kernel) keep a
     # 50-input cat out of every kernel.
     "argmax_embedding_fused": DATA_MOVEMENT,
+    "linear_gelu_bf16_fused": MATMUL,
+    "bmm_scale_bf16_fused": MATMUL,
+    "linear_residual_bf16_fused": MATMUL,
+    "mm_relu_bf16_fused": MATMUL,
+    "attention_scores_bf16_fused": MATMUL,
     "argmax_index_keepdim_fused": DATA_MOVEMENT,
     "argmax_index_select_last_fused": DATA_MOVEMENT,
     "cat_many_fused": DATA_MOVEMENT + ";--autofuse_max_fusion_size=256;--autofuse_max_input_nums=64",
@@ -528,6 +585,19 @@ EXPECT_FUSED = {
     "argmax_embedding_fused": ["argmax", "embedding"],
     "argmax_index_keepdim_fused": ["argmax", "index", "add"],
     "argmax_index_select_last_fused": ["argmax", "index_select"],
+    "linear_gelu_bf16_fused": ["addmm", "gelu"],
+    "bmm_scale_bf16_fused": ["bmm", "mul"],
+    "linear_residual_bf16_fused": ["addmm", "add"],
+    "mm_relu_bf16_fused": ["mm", "relu"],
+}
+
+# The expected outputs of a case when not fn's own in eager PyTorch (same inputs).
+REFERENCE = {
+    "linear_gelu_bf16_fused": in_fp32(linear_gelu_bf16),
+    "bmm_scale_bf16_fused": in_fp32(bmm_scale_bf16),
+    "linear_residual_bf16_fused": in_fp32(linear_residual_bf16),
+    "mm_relu_bf16_fused": in_fp32(mm_relu_bf16),
+    "attention_scores_bf16_fused": in_fp32(attention_scores_bf16),
 }
 
 # Ops (of EXPECT_FUSED) whose nodes must all be in one fused kernel, not only each in some kernel:
@@ -538,6 +608,10 @@ EXPECT_ONE_KERNEL = {
     "argmax_index_select_last_fused": ["argmax", "index_select"],
     "softmax_argmax": ["argmax", "exp"],
     "embedding_rmsnorm_fused": ["embedding", "mean", "mul"],
+    "linear_gelu_bf16_fused": ["addmm", "gelu"],
+    "bmm_scale_bf16_fused": ["bmm", "mul"],
+    "linear_residual_bf16_fused": ["addmm", "add"],
+    "mm_relu_bf16_fused": ["mm", "relu"],
 }
 
 # The profile (`afc --soc`) a case runs and compiles on, other than afc's default (ascend910b):

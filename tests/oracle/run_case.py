@@ -55,7 +55,7 @@ def make(mod, make_case, name, work):
     torch.manual_seed(0)
     out = os.path.join(work, name)
     shutil.rmtree(out, ignore_errors=True)
-    make_case.make_case(fn, make_inputs(), out)
+    make_case.make_case(fn, make_inputs(), out, getattr(mod, "REFERENCE", {}).get(name))
     settings = {k: getattr(mod, k, {}).get(name)
                 for k in ("FLAGS", "SOC", "EXPECT_FUSED", "EXPECT_TEMPLATE", "EXPECT_ONE_KERNEL")}
     tmp = out + ".oracle.json.tmp"

@@ -83,7 +83,8 @@ def main():
             print("note: %s: no tiling: %s" % (where, err.splitlines()[-1] if err else "?"))
             continue
         # A multi-group kernel's traffic is its groups' (each against its own compulsory bytes).
-        for k in [g for k in ks for g in k.get("groups", [k])]:
+        # A cube group (of a cube + vector kernel) has the cube's model instead (docs/tiling.md).
+        for k in [g for k in ks for g in k.get("groups", [k]) if not g.get("cube")]:
             kernels += 1
             t = k["traffic"]
             codes = sorted({r["code"] for r in t["reasons"]})

@@ -280,6 +280,12 @@ int RunEstimate(const EstimateOptions& opts) {
       "total: fused %.2f us, unfused %.2f us, gain %.2fx (clock %.2f GHz, %.2f us per "
       "launch)\n",
       e.fused_us, e.unfused_us, e.gain, e.clock_ghz, e.launch_us);
+  if (!e.cube_outside.empty() || e.graph_launches != static_cast<int>(e.kernels.size())) {
+    std::printf(
+        "graph: %d launches (%zu fused kernels + %zu cube ops outside them, %.2f us), "
+        "modeled %.2f us\n",
+        e.graph_launches, e.kernels.size(), e.cube_outside.size(), e.cube_outside_us, e.graph_us);
+  }
   return 0;
 }
 

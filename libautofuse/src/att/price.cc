@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "autofuse/att/cube.h"
 #include "autofuse/att/tiling.h"
 #include "autofuse/schedule/groups.h"
 #include "autofuse/schedule/schedule.h"
@@ -25,14 +26,32 @@ KernelPrice PriceKernel(const ir::Graph& hint, const sym::Bindings& b, const hw:
         p.barriers += g.reads_workspace ? 1 : 0;
     }
     std::set<std::string> unbound;
-    for (const auto& s : scheds)
-      for (const auto& sym : KernelSymbols(s))
+    for (std::size_t q = 0; q < scheds.size(); ++q) {
+      const auto& syms = !part.groups.empty() && part.groups[q].cube
+                             ? CubeSymbols(*part.groups[q].cube)
+                             : KernelSymbols(scheds[q]);
+      for (const auto& sym : syms)
         if (!b.contains(sym)) unbound.insert(sym);
+    }
     p.unbound.assign(unbound.begin(), unbound.end());
     if (!p.unbound.empty()) return p;
+    // A cube + vector kernel: the cube group's cycles; under kFixpip its epilogue does not run
+    // (and its barrier neither).
     double cycles = 0;
-    for (const auto& s : scheds)
-      cycles += Solve(s, b, profile, -1, -1, options).solution.cost;
+    int skipped = -1;
+    for (std::size_t q = 0; q < scheds.size(); ++q) {
+      if (!part.groups.empty() && part.groups[q].cube) {
+        const CubeDecision d = SolveCubeGroup(*part.groups[q].cube, b, profile);
+        cycles += d.tiling.cycles;
+        if (d.chosen == kCubeFixpip) skipped = part.groups[q].cube->epilogue_group;
+        continue;
+      }
+      if (static_cast<int>(q) == skipped) {
+        p.barriers -= 1;
+        continue;
+      }
+      cycles += Solve(scheds[q], b, profile, -1, -1, options).solution.cost;
+    }
     p.cycles = cycles;
   } catch (const schedule::ScheduleError& e) {
     p.schedule_code = e.code();

@@ -170,6 +170,7 @@ class Decider {
       const auto& n = g_.node(id);
       const std::string& name = n.op.name;
       if (kinds_.at(id) == OpKind::kReduce) p.insert("reduce");
+      if (kinds_.at(id) == OpKind::kCube) p.insert("matmul");
       if (n.op.ns != "aten" && n.op.ns != "prims") continue;
       // AutoFuse's pass names (concat, slice, gather, transpose; split folds into slice as
       // AutoFuse lowers split to slices) and ours for constant_pad_nd (pad)
@@ -267,6 +268,7 @@ Check Decider::Validate(const std::vector<int>& nodes) {
     LowerOptions lo;
     lo.upcast_half = o_.upcast_half;
     lo.uses = &uses_;
+    lo.matmul = o_.enabled_passes.contains("matmul");
     c.lowered = LowerGroup(g_, nodes, lo);
   } catch (const LowerError& e) {
     c.stage = "lower";
@@ -677,10 +679,18 @@ bool Decider::Guards(int a, int b, const std::vector<int>& all, const Check& chk
       if (kinds_.at(id) != OpKind::kView) return false;
     return true;
   };
-  if (o_.gain_check && (views_only(a) || views_only(b))) {
+  auto has_cube = [&](int grp) {
+    for (int id : groups_.at(grp))
+      if (kinds_.at(id) == OpKind::kCube) return true;
+    return false;
+  };
+  // A matmul joins vector work only when the model says the cube + vector kernel is faster than
+  // the parts (the matmul pass's rule; --autofuse_fusion_gain_check extends it to every fusion).
+  const bool gain_check = o_.gain_check || has_cube(a) || has_cube(b);
+  if (gain_check && (views_only(a) || views_only(b))) {
     // A view joins a kernel as a Load/Store view: no kernel of its own to save, nothing to time.
     *notes += "; gain check not applied (a part is views only)";
-  } else if (o_.gain_check) {
+  } else if (gain_check) {
     std::string why;
     const auto fused = KernelUs(all, &why);
     std::optional<double> parts;
@@ -720,7 +730,7 @@ void Decider::SeedGroups(std::map<int, Fallback>& fallback) {
     for (int v : n.outputs)
       tensor_out = tensor_out || g_.value(v).type.IsTensor();
     if (!tensor_out) continue;
-    const OpSupport s = CheckOp(g_, n);
+    const OpSupport s = CheckOp(g_, n, o_.enabled_passes.contains("matmul"));
     kinds_[n.id] = s.kind;
     if (!s.ok()) {
       fallback[n.id] = {n.id, s.code, "lower", s.message};
@@ -861,6 +871,16 @@ FusionResult Decider::Run() {
       for (int id : nodes)
         fallback[id] = {id, "VIEW_ONLY", "decider",
                         "a view that joins no kernel stays a view of its input (no copy kernel)"};
+      continue;
+    }
+    const bool lone_cube = std::all_of(nodes.begin(), nodes.end(), [&](int id) {
+      return kinds_.at(id) == OpKind::kCube || kinds_.at(id) == OpKind::kView;
+    });
+    if (lone_cube) {  // the matmul pass takes a matmul only with vector work around it
+      for (int id : nodes)
+        fallback[id] = {id, "CUBE_NOT_FUSED", "decider",
+                        "no vector work fused with this matmul: it runs as the cube library's "
+                        "kernel (the matmul pass fuses a matmul only with its neighbours)"};
       continue;
     }
     const Check chk = Validate(nodes);

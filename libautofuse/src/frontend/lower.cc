@@ -151,7 +151,10 @@ std::optional<std::size_t> DimArg(const model::Graph& g, const model::Node& n, s
 // ------------------------------------------------------------------ the group
 
 void Lowerer::LowerNode(const model::Node& n) {
-  const OpRule* rule = KindOfNode(n) == OpKind::kOther ? nullptr : FindOpRule(n.op.name);
+  const OpKind kind = KindOfNode(n);
+  const OpRule* rule = kind == OpKind::kOther || (kind == OpKind::kCube && !o_.matmul)
+                           ? nullptr
+                           : FindOpRule(n.op.name);
   if (rule == nullptr || rule->lower == nullptr) {
     throw LowerError(IsCubeOp(n.op) ? "CUBE_OP" : "UNSUPPORTED_OP",
                      n.op.ToString() + " is not lowered to AscIR");
@@ -332,10 +335,10 @@ ValueUses ComputeValueUses(const model::Graph& g) {
   return u;
 }
 
-OpSupport CheckOp(const model::Graph& g, const model::Node& n) {
+OpSupport CheckOp(const model::Graph& g, const model::Node& n, bool matmul) {
   OpSupport s;
   s.kind = KindOfNode(n);
-  if (s.kind == OpKind::kOther) {
+  if (s.kind == OpKind::kOther || (s.kind == OpKind::kCube && !matmul)) {
     s.code = IsCubeOp(n.op) && n.op.ns == "aten" ? "CUBE_OP" : "UNSUPPORTED_OP";
     s.message = n.op.ToString() + (s.code == "CUBE_OP" ? " runs on the cube unit, outside fused "
                                                          "vector kernels"
@@ -345,6 +348,7 @@ OpSupport CheckOp(const model::Graph& g, const model::Node& n) {
   try {
     LowerOptions o;
     o.all_outputs = true;
+    o.matmul = matmul;
     (void)LowerGroup(g, {n.id}, o);
   } catch (const LowerError& e) {
     s.code = e.code();

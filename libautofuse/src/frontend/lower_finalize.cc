@@ -41,6 +41,7 @@ void Lowerer::Finalize(LoweredKernel* result) {
   }
   SetBufferViews(axis_ids);
   SetGatherViews(axis_ids);
+  SetCubeViews(order, axis_ids);
   AddSizeVars();
   result->inputs = data_order_;
 }

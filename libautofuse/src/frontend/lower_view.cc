@@ -172,6 +172,10 @@ Emitted Lowerer::ViewOfComputed(const model::Node& n, const Emitted& x,
   const std::vector<Expr>& in_shape = TypeOf(ArgAt(n, 0, "self")->value).shape;
   const std::vector<Expr>& out_shape = OutType(n).shape;
   const std::size_t rank = in_shape.size();
+  if (!perm &&
+      (name == "view" || name == "_unsafe_view" || name == "reshape" || name == "view_copy")) {
+    if (auto split = SplitCubeOutput(n, x)) return *split;
+  }
   Emitted r = x;
   if (perm) {
     Layout l(perm->size());

@@ -133,8 +133,36 @@ class Lowerer {
   void LowerSplit(const model::Node& n);
   void LowerGather(const model::Node& n);
   void LowerPad(const model::Node& n);
+  // cube ops, the matmul pass (lower_cube.cc)
+  void LowerMatMul(const model::Node& n);
 
  private:
+  // A matmul operand the cube reads whole from a kernel input.
+  struct CubeOperand {
+    int data_value = -1;  // the model value of the kernel input
+    std::vector<Expr> sizes;
+    bool transposed = false;  // its last two dims swapped in memory
+  };
+  // A MatMul node and the axis classes of its operands' dims in memory order (-1: a batch dim of
+  // 1 the operand broadcasts).
+  struct CubeUse {
+    int node = -1;
+    bool batch = false;
+    int data[2] = {-1, -1};
+    std::vector<int> storage[2];
+    bool transpose[2] = {false, false};
+    int bias = -1;     // MatMulBias's bias Data, or -1
+    int out_cls = -1;  // the N class (the bias's)
+    int k_cls = -1;    // the contraction dim: an axis only the operands span
+  };
+  CubeOperand CubeOperandOf(const model::Node& n, int value, const char* what);
+  // A reshape of a MatMul's product that splits its leading dim: the MatMul becomes a batched
+  // one over the split dims (nullopt when the view is not such a split or the product is read).
+  std::optional<Emitted> SplitCubeOutput(const model::Node& n, const Emitted& x);
+  // The operands' Data layouts follow their storage classes (so their axes exist).
+  void SyncCubeDataLayouts(const CubeUse& cu);
+  // The MatMul nodes' views (the product's dims only) and their operands' Data views.
+  void SetCubeViews(const std::vector<int>& order, const std::vector<std::int64_t>& ids);
   // A Gather and the classes of its params dims (docs/ir.md: output = params[:axis] + indices +
   // params[axis+1:]); its params and indices are read straight from Data nodes, or its indices
   // are a reduction's result (argmax's), which the partition into groups stores to a GM
@@ -398,6 +426,8 @@ class Lowerer {
   std::map<int, int> part_of_;  // root class -> the class of the concat/split axis it is a piece of
   std::vector<GatherUse> gathers_;
   std::set<int> gather_data_;  // Data nodes read by a Gather
+  std::vector<CubeUse> cubes_;
+  std::set<int> cube_data_;  // Data nodes read by a MatMul
   int split_gid_ = 0;
   ir::Graph g_out_;
   std::vector<Info> info_;

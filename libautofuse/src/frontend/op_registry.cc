@@ -104,9 +104,13 @@ void AddData(Table& t) {
   Add(t, k, {"gather"}, &L::LowerGather, ev::EvalGather, /*aten_only=*/true);
 }
 
-// The cube ops: evaluated (the matmul family), never lowered to vector kernels.
+// The cube ops: evaluated (the matmul family); mm, bmm and addmm lowered for the matmul pass.
 void AddCube(Table& t) {
-  Add(t, OpKind::kOther, {"mm", "bmm", "addmm", "matmul", "linear"}, nullptr, ev::EvalMatmul);
+  // mm, bmm and addmm lower to MatMul / BatchMatMul / MatMulBias for cube + vector kernels (the
+  // matmul pass); matmul and linear reach the graphs decomposed into them.
+  Add(t, OpKind::kCube, {"mm", "bmm", "addmm"}, &L::LowerMatMul, ev::EvalMatmul,
+      /*aten_only=*/true);
+  Add(t, OpKind::kOther, {"matmul", "linear"}, nullptr, ev::EvalMatmul);
   Add(t, OpKind::kOther, {"baddbmm", "convolution", "conv2d", "_scaled_mm", "addmv", "mv"}, nullptr,
       nullptr);
   const std::initializer_list<const char*> cube = {"mm",         "bmm",    "addmm",       "baddbmm",

@@ -30,11 +30,30 @@ double ValueBytes(const model::Graph& g, int v, const sym::Bindings& b) {
   return n * (es > 0 ? es : 4);
 }
 
-// One op of a fused kernel launched alone: its own kernel when it schedules alone; else views
-// of inputs are free and anything else costs its global-memory bytes.
+// A cube op launched alone (the cube library's kernel): modeled as the cube + vector kernel of
+// the op alone (the cube tiling and the fixpipe's write); nullopt when it has none.
+std::optional<double> CubeOpUs(const model::Graph& g, int id, const Options& o,
+                               const ModelClock& clock) {
+  try {
+    frontend::LowerOptions lo;
+    lo.matmul = true;
+    const auto lk = frontend::LowerGroup(g, {id}, lo);
+    std::set<std::string> unbound;
+    std::string why;
+    return KernelLaunchUs(lk.graph, o, clock, &unbound, &why);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// One op of a fused kernel launched alone: its own kernel when it schedules alone (a cube op:
+// CubeOpUs); else views of inputs are free and anything else costs its global-memory bytes.
 double UnfusedUs(const model::Graph& g, int id, const Options& o, const ModelClock& clock,
                  const EstimateModel& m, const hw::Profile& profile) {
   const auto& n = g.node(id);
+  if (frontend::KindOfNode(n) == frontend::OpKind::kCube) {
+    if (const auto us = CubeOpUs(g, id, o, clock)) return *us;
+  }
   try {
     const auto lk = frontend::LowerGroup(g, {id});
     std::set<std::string> unbound;
@@ -147,6 +166,25 @@ GraphEstimate Estimate(const CompileResult& r, const Options& o, const EstimateM
     e.kernels.push_back(ke);
   }
   FinishEstimate(e, clock);
+  for (const auto& f : fusion.fallbacks) {
+    const auto& n = g.node(f.node);
+    if (frontend::KindOfNode(n) != frontend::OpKind::kCube) continue;
+    const auto us = CubeOpUs(g, f.node, o, clock);
+    if (!us) {
+      e.skipped.push_back({n.name, "cube op outside the kernels, not modeled"});
+      continue;
+    }
+    KernelEstimate ke;
+    ke.name = n.name;
+    ke.nodes = {n.name};
+    ke.fused_us = *us;
+    ke.unfused_us = *us;
+    ke.gain = 1;
+    e.cube_outside_us += *us;
+    e.cube_outside.push_back(ke);
+  }
+  e.graph_launches = static_cast<int>(e.kernels.size() + e.cube_outside.size());
+  e.graph_us = e.fused_us + e.cube_outside_us;
   return e;
 }
 
@@ -163,6 +201,14 @@ std::string EstimateJson(const GraphEstimate& e) {
                   {"nodes", k.nodes}});
   j["kernels"] = ks;
   j["total"] = {{"fused_us", e.fused_us}, {"unfused_us", e.unfused_us}, {"gain", e.gain}};
+  nlohmann::json co = nlohmann::json::array();
+  for (const auto& k : e.cube_outside)
+    co.push_back({{"name", k.name}, {"us", k.fused_us}});
+  j["cube_outside"] = co;
+  j["graph"] = {{"launches", e.graph_launches},
+                {"kernels", e.kernels.size()},
+                {"cube_ops_outside", e.cube_outside.size()},
+                {"us", e.graph_us}};
   j["model"] = {{"clock_ghz", e.clock_ghz}, {"launch_us", e.launch_us}};
   nlohmann::json sk = nlohmann::json::array();
   for (const auto& s : e.skipped)

@@ -26,11 +26,13 @@ constexpr std::array kTable = {
            "false: nothing is fused; every op of a model graph falls back with reason "
            "AUTOFUSE_DISABLED (hint graphs are kernels already and compile as given)", "", false},
   FlagSpec{"autofuse_enable_pass", K::kList, "reduce,slice,transpose", 0, 0,
-           "elemwise|broadcast|reduce|concat|slice|gather|transpose|pad", "AUTOFUSE_FLAGS", kFusion,
-           "fusion kinds beyond elementwise/broadcast (always on); the list replaces the default",
+           "elemwise|broadcast|reduce|concat|slice|gather|transpose|pad|matmul", "AUTOFUSE_FLAGS",
+           kFusion,
+           "fusion kinds beyond elementwise/broadcast (always on); the list replaces the default; "
+           "matmul: mm, bmm and addmm fuse with their neighbours into cube + vector kernels",
            "", false},
   FlagSpec{"autofuse_disable_pass", K::kList, "", 0, 0,
-           "reduce|concat|slice|gather|transpose|pad", "AUTOFUSE_FLAGS", kFusion,
+           "reduce|concat|slice|gather|transpose|pad|matmul", "AUTOFUSE_FLAGS", kFusion,
            "fusion kinds to turn off (applied after autofuse_enable_pass)", "", false},
   FlagSpec{"autofuse_enable_pgo", K::kBool, "false", 0, 0, "", "AUTOFUSE_FLAGS", kTiling,
            "profile-guided tiling: search candidate tilings (against the cost model: we have no "

@@ -412,6 +412,22 @@ class _Run:
                          if o == 1 and s == 0 and i != 1)
             x = _wide(xs[0]) if op not in ("Any", "All") else xs[0] != 0
             self.set(n, 0, _into(_T.REDUCE[op](x, axis=dims, keepdims=True), self.cdt(out.dtype)))
+        elif op in ("MatMul", "MatMulBias", "BatchMatMul", "BatchMatMulBias"):
+            # docs/ir.md "Cube ops": in float64, the bias added and has_relu applied before the
+            # one rounding to the output dtype
+            batch = op.startswith("Batch")
+            a = _wide(xs[0]).astype(np.float64)
+            b = _wide(xs[1]).astype(np.float64)
+            if n.ir("adj_x1" if batch else "transpose_x1", 0):
+                a = np.swapaxes(a, -1, -2)
+            if n.ir("adj_x2" if batch else "transpose_x2", 0):
+                b = np.swapaxes(b, -1, -2)
+            r = np.matmul(a, b)
+            if op.endswith("Bias"):
+                r = r + _wide(xs[2]).astype(np.float64)
+            if n.ir("has_relu", 0):
+                r = np.maximum(r, 0)
+            self.set(n, 0, _into(np.broadcast_to(r, shape), self.cdt(out.dtype)))
         else:
             self.move(n, op, xs, out, shape)
 

@@ -288,7 +288,10 @@ std::string RunModelStage(const model::Graph& g, const StageRun& run) {
     for (const auto& n : g.nodes)
       if (n.kind == model::NodeKind::kOp) ids.push_back(n.id);
     try {
-      const auto k = frontend::LowerGroup(g, ids);
+      // "lower matmul": with the matmul pass (mm, bmm, addmm lowered to the cube ops)
+      frontend::LowerOptions lo;
+      lo.matmul = run.size() > 1 && run[1] == "matmul";
+      const auto k = frontend::LowerGroup(g, ids, lo);
       std::string out = ir::DumpText(k.graph);
       for (const auto& d : ir::Validate(k.graph))
         out += "validate: " + d.message + "\n";

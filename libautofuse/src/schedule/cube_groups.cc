@@ -347,13 +347,41 @@ class CubePartitioner {
 
   // The epilogue: the fp32 product from the workspace, the bias (fp32), has_relu, the rounding
   // to the product's dtype, then every node the outputs need.
+  // The product's view for the epilogue: over the axes its readers' views span (a front-end hint
+  // graph gives every vector node all the graph's axes, extent 1 where it has none), its own
+  // extents, dense.
+  ir::Tensor EpilogueView(ir::SchedInfo* sched = nullptr) const {
+    const ir::Tensor& out = Cube().outputs.at(0);
+    if (sched != nullptr) *sched = Cube().sched;
+    for (const auto& n : g_.nodes) {
+      if (std::none_of(n.inputs.begin(), n.inputs.end(),
+                       [&](const ir::InputRef& r) { return r.node == c_; }))
+        continue;
+      const ir::Tensor& t = n.outputs.at(0);
+      if (!std::all_of(out.axis.begin(), out.axis.end(), [&](std::int64_t a) {
+            return std::find(t.axis.begin(), t.axis.end(), a) != t.axis.end();
+          }))
+        break;
+      ir::Tensor v = t;
+      for (std::size_t j = 0; j < v.axis.size(); ++j) {
+        const auto it = std::find(out.axis.begin(), out.axis.end(), v.axis[j]);
+        v.repeats[j] = it == out.axis.end()
+                           ? Expr(1)
+                           : out.repeats[static_cast<std::size_t>(it - out.axis.begin())];
+      }
+      if (sched != nullptr) *sched = n.sched;
+      return DenseView(v, out.dtype);
+    }
+    return DenseView(out, out.dtype);
+  }
+
   GroupGraph BuildEpilogue() {
     GroupGraph gg;
     gg.graph = NewGraph("_epilogue");
     Graph& h = gg.graph;
     gg.reads_workspace = true;
-    const ir::Tensor& out = Cube().outputs.at(0);
-    const ir::SchedInfo& sched = Cube().sched;
+    ir::SchedInfo sched;
+    const ir::Tensor out = EpilogueView(&sched);
     std::vector<int> in_params;
     std::vector<int> out_params;
     auto add = [&](Node n) {
@@ -408,20 +436,32 @@ class CubePartitioner {
                                                     "reads its bias from a kernel input");
     }
     const ir::Tensor& b = src.outputs.at(static_cast<std::size_t>(ref.output));
-    const ir::Tensor& out = Cube().outputs.at(0);
+    const ir::Tensor out = EpilogueView();
     const ir::Tensor dense = DenseView(b, b.dtype);
+    // Bias dim k sits on the product's dim off + k (aligned from the right).
+    const ir::Tensor& prod = Cube().outputs.at(0);
     ir::Tensor view = DenseView(out, b.dtype);
-    bool broadcast = false;
-    const std::size_t off = out.repeats.size() - b.repeats.size();
-    for (std::size_t j = 0; j < out.repeats.size(); ++j) {
-      view.repeats[j] = j < off ? Expr(1) : b.repeats[j - off];
-      view.strides[j] = j < off ? Expr(0) : dense.strides[j - off];
-      broadcast = broadcast || !ir::SameRepeat(view.repeats[j], out.repeats[j]);
+    for (std::size_t j = 0; j < view.repeats.size(); ++j) {
+      view.repeats[j] = Expr(1);
+      view.strides[j] = Expr(0);
     }
+    const std::size_t off = prod.repeats.size() - b.repeats.size();
+    for (std::size_t k = 0; k < b.repeats.size(); ++k) {
+      const auto at = std::find(view.axis.begin(), view.axis.end(), prod.axis.at(off + k));
+      if (at == view.axis.end()) continue;
+      const auto j = static_cast<std::size_t>(at - view.axis.begin());
+      view.repeats[j] = b.repeats[k];
+      view.strides[j] = ir::SameRepeat(b.repeats[k], Expr(1)) ? Expr(0) : dense.strides[k];
+    }
+    bool broadcast = false;
+    for (std::size_t j = 0; j < view.repeats.size(); ++j)
+      broadcast = broadcast || !ir::SameRepeat(view.repeats[j], out.repeats[j]);
     // The kernel input, viewed over the product's axes (stride 0 where it broadcasts).
     Node d = src;
     d.attrs["index"] = std::int64_t{static_cast<int>(in_params.size())};
-    d.sched = Cube().sched;
+    ir::SchedInfo sched;
+    (void)EpilogueView(&sched);
+    d.sched = sched;
     d.outputs.at(0) = view;
     h.nodes.push_back(d);
     in_params.push_back(static_cast<int>(src.IntAttr("index").value_or(0)));
@@ -454,9 +494,13 @@ class CubePartitioner {
       if (n.type == "Store") ++stores;
     }
     if (stores != 1 || mm_.bias) return;
+    // Casts between fp32 and the stored dtype only: widening back to fp32 is exact, so every
+    // rounding after the first rounds an exact value (the fixpipe rounds once); ReLU commutes
+    // with them.
     int at = acc_load_;
     bool relu = false;
     bool cast = false;
+    std::vector<ir::DType> cast_to;
     ir::DType dtype = ir::DType::kFloat32;
     for (;;) {
       if (uses[static_cast<std::size_t>(at)] != 1) return;
@@ -467,11 +511,14 @@ class CubePartitioner {
       const Node& n = *next;
       if (n.type == "Relu" && !relu) {
         relu = true;
-      } else if (n.type == "Cast" && !cast && ir::IsCubeDType(n.outputs.at(0).dtype)) {
+      } else if (n.type == "Cast" && ir::IsCubeDType(n.outputs.at(0).dtype)) {
         cast = true;
-        dtype = n.outputs[0].dtype;
+        cast_to.push_back(n.outputs[0].dtype);
       } else if (n.type == "Store") {
-        if (!IsDense(n.outputs.at(0)) || n.outputs[0].dtype != dtype) return;
+        dtype = n.outputs.at(0).dtype;
+        if (!IsDense(n.outputs[0]) || !ir::IsCubeDType(dtype)) return;
+        for (const ir::DType t : cast_to)
+          if (t != dtype && t != ir::DType::kFloat32) return;
         const ir::Tensor& acc = h.nodes[static_cast<std::size_t>(acc_load_)].outputs.at(0);
         if (n.outputs[0].repeats.size() != acc.repeats.size()) return;
         for (std::size_t j = 0; j < acc.repeats.size(); ++j)

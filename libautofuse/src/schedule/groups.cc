@@ -509,8 +509,9 @@ std::string DumpGroups(const GroupPartition& p) {
   std::ostringstream o;
   for (std::size_t q = 0; q < p.groups.size(); ++q) {
     const GroupGraph& gg = p.groups[q];
-    std::string what =
-        gg.moves_data ? "moves data" : "reduces " + AxesText(gg.graph, gg.reduced_axes);
+    std::string what = gg.moves_data             ? "moves data"
+                       : gg.reduced_axes.empty() ? std::string("elementwise")
+                                                 : "reduces " + AxesText(gg.graph, gg.reduced_axes);
     if (gg.cube) {
       const CubeGroup& c = *gg.cube;
       what = "cube " + c.node + " M=" + c.m.ToString() + " N=" + c.n.ToString() +

@@ -21,7 +21,11 @@ TEST(OpRegistry, KindsByFamily) {
   EXPECT_EQ(frontend::KindOfOp(Op("aten", "permute")), OpKind::kView);
   EXPECT_EQ(frontend::KindOfOp(Op("aten", "split")), OpKind::kView);
   EXPECT_EQ(frontend::KindOfOp(Op("aten", "index_select")), OpKind::kData);
-  EXPECT_EQ(frontend::KindOfOp(Op("aten", "mm")), OpKind::kOther);
+  // mm, bmm, addmm: cube ops the matmul pass lowers (CUBE_OP without it); matmul stays other
+  EXPECT_EQ(frontend::KindOfOp(Op("aten", "mm")), OpKind::kCube);
+  EXPECT_EQ(frontend::KindOfOp(Op("aten", "addmm")), OpKind::kCube);
+  EXPECT_EQ(frontend::KindOfOp(Op("prims", "mm")), OpKind::kOther);
+  EXPECT_EQ(frontend::KindOfOp(Op("aten", "matmul")), OpKind::kOther);
   EXPECT_EQ(frontend::KindOfOp(Op("aten", "no_such_op")), OpKind::kOther);
 }
 

@@ -45,6 +45,9 @@ struct LowerOptions {
   std::string name = "fused";
   bool all_outputs = false;         // store every tensor the group computes (single-op checks)
   const ValueUses* uses = nullptr;  // ComputeValueUses(g) of the graph lowered; null: per call
+  // --autofuse_enable_pass=matmul: mm, bmm and addmm lower to AscIR's cube ops (cube + vector
+  // kernels); off, they are CUBE_OP as every cube op.
+  bool matmul = false;
 };
 
 struct OpSupport {
@@ -55,7 +58,8 @@ struct OpSupport {
 };
 
 // Whether a single node can be lowered (op known, attributes understood, dtypes supported).
-OpSupport CheckOp(const model::Graph& g, const model::Node& n);
+// With `matmul` (the matmul pass), mm, bmm and addmm are checked as cube + vector kernel members.
+OpSupport CheckOp(const model::Graph& g, const model::Node& n, bool matmul = false);
 
 struct LoweredKernel {
   ir::Graph graph;

@@ -19,6 +19,8 @@ enum class OpKind : std::uint8_t {
                // split, split_with_sizes, chunk, unbind
   kData,       // data movement that copies: cat, constant_pad_nd, index_select, embedding, gather,
                // index (one index tensor)
+  kCube,       // mm, bmm, addmm: lowered to AscIR's MatMul family only with the matmul pass
+               // (--autofuse_enable_pass=matmul), else CUBE_OP like kOther
   kOther,      // not lowerable
 };
 

@@ -50,6 +50,15 @@ struct SkippedKernel {
 
 struct GraphEstimate {
   std::vector<KernelEstimate> kernels;
+  // Cube ops (mm, bmm, addmm) outside every fused kernel, each launched as the cube library's
+  // kernel: modeled as its own cube kernel (the cube tiling, the fixpipe writing the product; in
+  // fused_us) so that a graph with and without the matmul pass compare on the same model.
+  std::vector<KernelEstimate> cube_outside;
+  double cube_outside_us = 0;
+  // The whole graph's launches of kernels and outside cube ops, and their modeled time (other
+  // fallbacks, e.g. convolutions, are not priced).
+  int graph_launches = 0;
+  double graph_us = 0;
   std::vector<SkippedKernel> skipped;  // kernels / groups not in the totals, with the reason
   double fused_us = 0;
   double unfused_us = 0;
