@@ -175,6 +175,11 @@ QString CostTab::PipeName(int pipe) {
   return pipe >= 0 && pipe < kPipes ? QString::fromLatin1(kNames[pipe]) : QString();
 }
 
+QString CostTab::CubePipeName(int pipe) {
+  static const char* const kNames[] = {"MTE2", "MTE1", "CUBE", "FIXP"};
+  return pipe >= 0 && pipe < kCubePipes ? QString::fromLatin1(kNames[pipe]) : QString();
+}
+
 QString CostTab::detail(DetailRow row) const {
   const QStandardItem* item = details_->item(row, 1);
   return item != nullptr ? item->text() : QString();
@@ -200,7 +205,17 @@ void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
   core_count_ = 0;
   chosen_ = -1;
   selected_ = -1;
+  cube_ = false;
+  cube_pipes_.clear();
   const report::KernelReport* k = shownKernel(run, kernel);
+  if (k != nullptr && k->has_cube()) {
+    showCube(*k);
+    fillFormulas(run, kernel, tcase);
+    fillPgo(run, kernel);
+    rebuild();
+    rebuildPipes();
+    return;
+  }
   if (k == nullptr) {
     message_->setText(tr("Select a kernel to compare the cost of its tiling cases."));
   } else if (k->cases_size() == 0) {
@@ -249,6 +264,75 @@ void CostTab::showKernel(const RunPtr& run, int kernel, int tcase) {
   fillPgo(run, kernel);
   rebuild();
   rebuildPipes();
+}
+
+// The cube group: one bar for the chosen CV template, its cube pipes, the product in numbers.
+void CostTab::showCube(const report::KernelReport& k) {
+  cube_ = true;
+  const auto& c = k.cube();
+  details_->clear();
+  if (!c.tiled()) {
+    message_->setText(
+        tr("The cube group of a cube + vector kernel: sizes are unbound, so its "
+           "cube tiling has no modelled cost yet."));
+    details_view_->setVisible(false);
+    return;
+  }
+  chosen_ = 0;
+  selected_ = 0;
+  categories_ << QString::fromStdString(c.template_name());
+  cycles_ << c.cycles();
+  ub_bytes_ << 0.0;
+  cores_ << static_cast<double>(c.block_dim());
+  cube_pipes_ = {c.mte2_cycles(), c.mte1_cycles(), c.cube_cycles(), c.fixpipe_cycles()};
+  heads_ << 0.0;
+  bottlenecks_ << static_cast<int>(std::max_element(cube_pipes_.begin(), cube_pipes_.end()) -
+                                   cube_pipes_.begin());
+  pipes_ << cube_pipes_;
+  message_->setText(tr("The cube group of a cube + vector kernel (AIC cores): the %1 template, "
+                       "%2.")
+                        .arg(QString::fromStdString(c.template_name()),
+                             QString::fromStdString(c.reason()).toHtmlEscaped()));
+  fillCubeDetails(k);
+}
+
+void CostTab::fillCubeDetails(const report::KernelReport& k) {
+  const auto& c = k.cube();
+  const QLocale loc = QLocale::c();
+  details_->setHorizontalHeaderLabels({tr("Cube group"), tr("Value")});
+  auto add = [this](const QString& what, const QString& value) {
+    auto* a = new QStandardItem(what);
+    auto* b = new QStandardItem(value);
+    a->setEditable(false);
+    b->setEditable(false);
+    details_->appendRow({a, b});
+  };
+  QString batch;
+  for (const auto& b : c.batch())
+    batch += QString::fromStdString(b) + QStringLiteral(" × ");
+  add(tr("Template"), QStringLiteral("%1 (%2)").arg(QString::fromStdString(c.template_name()),
+                                                    QString::fromStdString(c.reason())));
+  add(tr("Product"), QStringLiteral("%1%2 × %3 × %4 (M × N × K), %5%6%7")
+                         .arg(batch, QString::fromStdString(c.m()), QString::fromStdString(c.n()),
+                              QString::fromStdString(c.k()), QString::fromStdString(c.in_dtype()),
+                              c.transpose_x1() ? tr(", x1 transposed") : QString(),
+                              c.transpose_x2() ? tr(", x2 transposed") : QString()));
+  add(tr("kFixpip offered"), c.fixpipe_offered() ? tr("yes: %1%2, skips group %3")
+                                                       .arg(c.fix_relu() ? tr("ReLU, ") : QString(),
+                                                            QString::fromStdString(c.fix_dtype()))
+                                                       .arg(c.epilogue_group())
+                                                 : tr("no: the epilogue needs the vector cores"));
+  add(tr("Base tile"),
+      QStringLiteral("%1 × %2 × %3").arg(c.base_m()).arg(c.base_n()).arg(c.base_k()));
+  add(tr("Tiles / cube cores"), QStringLiteral("%1 / %2").arg(c.tiles()).arg(c.block_dim()));
+  for (int p = 0; p < kCubePipes; ++p)
+    add(tr("%1 cycles").arg(CubePipeName(p)), loc.toString(cube_pipes_.value(p), 'f', 1));
+  add(tr("Modelled cycles"), loc.toString(c.cycles(), 'f', 1));
+  add(tr("MTE2 bytes (GM → L1)"), loc.toString(static_cast<double>(c.mte2_bytes()), 'f', 0));
+  add(tr("LoadData fractals"), loc.toString(static_cast<double>(c.mte1_fractals()), 'f', 0));
+  add(tr("Mmad steps"), loc.toString(static_cast<double>(c.cube_steps()), 'f', 0));
+  add(tr("Fixpipe fractals"), loc.toString(static_cast<double>(c.fix_fractals()), 'f', 0));
+  details_view_->setVisible(true);
 }
 
 void CostTab::fillDetails(const RunPtr& run, int kernel) {
@@ -478,7 +562,8 @@ void CostTab::rebuild() {
 
 void CostTab::rebuildPipes() {
   auto* chart = new QChart;
-  chart->setTitle(tr("Pipe cycles of the busiest core and op head cost"));
+  chart->setTitle(cube_ ? tr("Cube pipe cycles of the busiest cube core")
+                        : tr("Pipe cycles of the busiest core and op head cost"));
   chart->setAnimationOptions(QChart::NoAnimation);
   chart->legend()->setAlignment(Qt::AlignTop);
   chart->setMargins(QMargins(4, 2, 4, 2));
@@ -487,12 +572,15 @@ void CostTab::rebuildPipes() {
     // in the bottleneck colour.
     auto* series = new QBarSeries;
     double top = 0;
-    for (int p = 0; p <= kPipes; ++p) {
-      auto* set = new QBarSet(p < kPipes ? PipeName(p) : tr("op head"));
+    const int n_pipes = cube_ ? static_cast<int>(kCubePipes) : static_cast<int>(kPipes);
+    for (int p = 0; p <= n_pipes; ++p) {
+      if (cube_ && p == n_pipes) break;  // no op head on the cube
+      auto* set =
+          new QBarSet(p < n_pipes ? (cube_ ? CubePipeName(p) : PipeName(p)) : tr("op head"));
       set->setColor(kPipeColors[p]);
       set->setSelectedColor(kBottleneck);
       for (int i = 0; i < categories_.size(); ++i) {
-        const double v = p < kPipes ? pipes_[i][p] : heads_[i];
+        const double v = p < n_pipes ? pipes_[i][p] : heads_[i];
         *set << v;
         top = std::max(top, v);
         if (p == bottlenecks_[i]) set->selectBar(i);
@@ -504,9 +592,9 @@ void CostTab::rebuildPipes() {
     QStringList labels;
     for (int i = 0; i < categories_.size(); ++i) {
       const QString star = i == chosen_ ? QStringLiteral("★ ") : QString();
-      labels << (bottlenecks_[i] >= 0
-                     ? star + categories_[i] + QStringLiteral("<br>") + PipeName(bottlenecks_[i])
-                     : star + categories_[i]);
+      const QString pipe = cube_ ? CubePipeName(bottlenecks_[i]) : PipeName(bottlenecks_[i]);
+      labels << (bottlenecks_[i] >= 0 ? star + categories_[i] + QStringLiteral("<br>") + pipe
+                                      : star + categories_[i]);
     }
     AddAxes(chart, series, labels, top);
     connect(series, &QBarSeries::clicked, this,

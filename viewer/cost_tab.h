@@ -11,7 +11,10 @@
 // not depend on the bindings) are still shown. A kernel compiled with --autofuse_enable_pgo also
 // gets the PGO search (TilingReport.pgo): its kept points, the solver's point and the best one
 // (the one that runs) as a scatter of modelled cycles over block_dim, with the search's gain;
-// hidden for a kernel without PGO data.
+// hidden for a kernel without PGO data. The cube group of a cube + vector kernel (its
+// KernelReport.cube) has no vector cases: the tab charts the cube's pipes instead (MTE2 GM -> L1,
+// MTE1 L1 -> L0A/L0B, CUBE, FIXP L0C -> GM) for the chosen CV template, and lists the product,
+// its base tile and the modelled work of each pipe.
 #pragma once
 
 #include <QList>
@@ -36,6 +39,9 @@ class CostTab : public InspectorTab {
   // The pipes in the order of the pipe chart and the details table.
   enum Pipe { kMte2 = 0, kMte3, kVec, kScalar, kPipes };
   static QString PipeName(int pipe);  // "MTE2", "MTE3", "VEC", "SCALAR"
+  // The cube group's pipes (CubeReport), in chart order.
+  enum CubePipe { kCubeMte2 = 0, kCubeMte1, kCube, kCubeFix, kCubePipes };
+  static QString CubePipeName(int pipe);  // "MTE2", "MTE1", "CUBE", "FIXP"
   // Rows of the details table (column 0: what, column 1: value).
   enum DetailRow {
     kSolverRow = 0,
@@ -69,6 +75,9 @@ class CostTab : public InspectorTab {
   const QList<double>& headCycles() const { return heads_; }
   // Per case: the bottleneck pipe (a Pipe; -1 when the case does not fit).
   const QList<int>& bottlenecks() const { return bottlenecks_; }
+  // Whether the shown group is a cube group, and its busiest cube core's cycles per CubePipe.
+  bool cubeGroup() const { return cube_; }
+  const QList<double>& cubePipes() const { return cube_pipes_; }
   double ubCapacity() const { return ub_capacity_; }
   double coreCount() const { return core_count_; }
   int chosen() const { return chosen_; }
@@ -97,6 +106,8 @@ class CostTab : public InspectorTab {
   void rebuild();
   void rebuildPipes();
   void fillDetails(const RunPtr& run, int kernel);
+  void showCube(const report::KernelReport& k);
+  void fillCubeDetails(const report::KernelReport& k);
   void fillFormulas(const RunPtr& run, int kernel, int tcase);
   void fillPgo(const RunPtr& run, int kernel);
 
@@ -127,6 +138,8 @@ class CostTab : public InspectorTab {
   double core_count_ = 0;
   int chosen_ = -1;
   int selected_ = -1;
+  bool cube_ = false;
+  QList<double> cube_pipes_;
 };
 
 }  // namespace af::viewer

@@ -361,6 +361,22 @@ struct GroupLook {
   QString tooltip;
 };
 
+QString tr_cv(const QString& cv) {
+  return QStringLiteral("cube + vector kernel (%1, MIX_AIC_1_2) · ").arg(cv);
+}
+
+// A cube + vector kernel (a group with a cube part): "CV kFixpip" / "CV kCommon" ("CV" with
+// sizes unbound), else empty.
+QString CubeVectorMark(const report::KernelReport& k) {
+  for (const auto& g : k.groups()) {
+    if (!g.has_cube()) continue;
+    return g.cube().tiled()
+               ? QStringLiteral("CV ") + QString::fromStdString(g.cube().template_name())
+               : QStringLiteral("CV");
+  }
+  return {};
+}
+
 GroupLook LookOf(const Run& run, const ModelGroup& g, int index, int ops) {
   GroupLook look;
   const report::KernelReport* k = g.kernel >= 0 ? run.kernel(g.kernel) : nullptr;
@@ -372,11 +388,18 @@ GroupLook LookOf(const Run& run, const ModelGroup& g, int index, int ops) {
   look.title = k != nullptr && !GraphName(*k).isEmpty() ? GraphName(*k) : g.name;
   if (k != nullptr) {
     look.summary = KernelSummary(*k);
+    const QString cv = CubeVectorMark(*k);
     look.label =
         refused ? QStringLiteral("%1 · %2").arg(look.title, QString::fromStdString(k->error_code()))
         : k->cases_size() > 0
             ? QStringLiteral("%1 · %2").arg(look.title, ShortCaseName(*k, DefaultCase(*k)))
-            : look.title;
+        : !cv.isEmpty() ? QStringLiteral("%1 · %2").arg(look.title, cv)
+                        : look.title;
+    if (!cv.isEmpty() && !refused) {
+      // Cube + vector kernels: a cube op inside, drawn with a dark frame colour of their own.
+      look.color = QColor(0x7b, 0x4f, 0xa8);
+      look.summary = tr_cv(cv) + look.summary;
+    }
   } else if (!g.fallback.isEmpty()) {  // a group this run could not lower
     look.color = QColor(0xe0, 0x60, 0x60);
     look.summary = QStringLiteral("falls back: ") + g.fallback;

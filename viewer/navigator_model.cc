@@ -82,6 +82,15 @@ void AppendGroup(QStandardItem* kitem, const report::KernelReport& gr, int run_i
   QString outcome;
   if (!gr.error_code().empty()) {
     outcome = NavigatorModel::tr("refused %1").arg(QString::fromStdString(gr.error_code()));
+  } else if (gr.has_cube()) {
+    const auto& c = gr.cube();
+    outcome = c.tiled() ? NavigatorModel::tr("cube %1 · %2 cube cores · %3 cycles")
+                              .arg(QString::fromStdString(c.template_name()))
+                              .arg(c.block_dim())
+                              .arg(c.cycles(), 0, 'f', 0)
+                        : NavigatorModel::tr("cube, sizes unbound");
+  } else if (gr.skipped()) {
+    outcome = NavigatorModel::tr("not run: kFixpip did this epilogue");
   } else if (gr.has_tiling() && gr.tiling().chosen_case() >= 0) {
     outcome = NavigatorModel::tr("%1 · %2 cores · %3 cycles")
                   .arg(ShortCaseName(gr, gr.tiling().chosen_case()))

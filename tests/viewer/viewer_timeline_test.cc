@@ -175,4 +175,37 @@ TEST(CommandLine, SuperkernelAndTheTimelineTab) {
 }
 
 }  // namespace
+
+// The cube group of a cube + vector kernel: the Cost tab charts the cube's pipes for the chosen
+// CV template and lists the product; the epilogue group keeps its vector cases.
+TEST_F(WindowTest, CostTabChartsTheCubePipesOfACubeVectorKernel) {
+  RunRequest r;
+  r.bindings = {{"s0", 37}, {"s1", 45}, {"s2", 70}};
+  ASSERT_TRUE(OpenAndWait(
+      w(), SourcePath(QStringLiteral("tests/e2e/graphs/cv_mm_bias_gelu.graph.txt")), r));
+  const RunPtr run = w()->runs()->run(0);
+  ASSERT_TRUE(run->ok()) << run->error.toStdString();
+  const auto& k = *run->kernel(0);
+  ASSERT_EQ(k.groups_size(), 2);
+  ASSERT_TRUE(k.groups(0).has_cube());
+  const auto& c = k.groups(0).cube();
+  ASSERT_TRUE(c.tiled());
+  EXPECT_EQ(c.template_name(), "kCommon");  // the bias and GELU need the vector cores
+  w()->selection()->selectKernel(0, 0);
+  w()->selection()->selectGroup(0);
+  CostTab* cost = w()->inspector()->cost();
+  ASSERT_TRUE(cost->cubeGroup());
+  ASSERT_EQ(cost->cubePipes().size(), CostTab::kCubePipes);
+  EXPECT_DOUBLE_EQ(cost->cubePipes()[CostTab::kCube], c.cube_cycles());
+  EXPECT_DOUBLE_EQ(cost->cubePipes()[CostTab::kCubeMte2], c.mte2_cycles());
+  ASSERT_EQ(cost->categories(), QStringList{QStringLiteral("kCommon")});
+  EXPECT_DOUBLE_EQ(cost->cycles().value(0), c.cycles());
+  EXPECT_TRUE(cost->message().contains(QStringLiteral("cube"))) << cost->message().toStdString();
+  EXPECT_EQ(CostTab::CubePipeName(CostTab::kCubeFix), QStringLiteral("FIXP"));
+  // The epilogue: vector cases as for any kernel.
+  w()->selection()->selectGroup(1);
+  EXPECT_FALSE(cost->cubeGroup());
+  EXPECT_FALSE(cost->categories().isEmpty());
+}
+
 }  // namespace af::viewer::test
