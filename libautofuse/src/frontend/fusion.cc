@@ -680,9 +680,8 @@ bool Decider::Guards(int a, int b, const std::vector<int>& all, const Check& chk
     return true;
   };
   auto has_cube = [&](int grp) {
-    for (int id : groups_.at(grp))
-      if (kinds_.at(id) == OpKind::kCube) return true;
-    return false;
+    return std::ranges::any_of(groups_.at(grp),
+                               [&](int id) { return kinds_.at(id) == OpKind::kCube; });
   };
   // A matmul joins vector work only when the model says the cube + vector kernel is faster than
   // the parts (the matmul pass's rule; --autofuse_fusion_gain_check extends it to every fusion).

@@ -112,12 +112,10 @@ void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const O
 }
 
 bool GroupSkipped(const Kernel& k, std::size_t q) {
-  for (const auto& g : k.groups) {
-    if (g.cube && g.group.cube && g.cube->chosen == att::kCubeFixpip &&
-        static_cast<std::size_t>(g.group.cube->epilogue_group) == q)
-      return true;
-  }
-  return false;
+  return std::ranges::any_of(k.groups, [q](const KernelGroup& g) {
+    return g.cube && g.group.cube && g.cube->chosen == att::kCubeFixpip &&
+           static_cast<std::size_t>(g.group.cube->epilogue_group) == q;
+  });
 }
 
 std::optional<double> GroupCycles(const Kernel& k) {

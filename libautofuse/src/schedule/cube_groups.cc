@@ -92,8 +92,8 @@ class CubePartitioner {
       if (n.type == "Output") ++outputs_;
     }
     p_.num_params = inputs_ + outputs_;
-    for (std::size_t i = 0; i < g_.nodes.size(); ++i)
-      names_.insert(g_.nodes[i].name);
+    for (const auto& n : g_.nodes)
+      names_.insert(n.name);
     ReadOperands();
     const bool prologue = operand_ws_[0] >= 0 || operand_ws_[1] >= 0;
     if (prologue) p_.groups.push_back(BuildPrologue());
@@ -199,7 +199,7 @@ class CubePartitioner {
       for (std::size_t d = 0; d < nb; ++d) {
         const std::size_t missing = nb - (r - 2);
         if (d < missing || t.repeats[d - missing] == Expr(1)) {
-          strides.push_back(Expr(0));
+          strides.emplace_back(0);
           continue;
         }
         Expr after(1);
