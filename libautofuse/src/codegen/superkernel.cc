@@ -173,13 +173,12 @@ void EmitMemberCall(const SuperContext& sc, std::size_t i, std::ostringstream& o
   }
   const Context& ctx = *sc.members[i];
   const std::string I = std::to_string(i);
-  const std::string pad = sc.Mixed() ? "  " : "";
   o << "  // Member " << i << ": kernel " << ctx.kernel << " (" << ctx.s.cases.size()
     << " tiling cases" << (sc.Mixed() ? ", AIV" : "") << ").\n";
   o << (sc.Mixed() ? "  if ASCEND_IS_AIV {\n" : "  {\n");
-  o << pad << "    GET_TILING_DATA_WITH_STRUCT(" << Ns(i) << "::AutofuseTilingData, t" << I
+  o << "    GET_TILING_DATA_WITH_STRUCT(" << Ns(i) << "::AutofuseTilingData, t" << I
     << ", tiling + h.member_offset[" << I << "]);\n";
-  o << pad << "    GM_ADDR ws" << I << " = workspace == nullptr ? workspace : workspace + "
+  o << "    GM_ADDR ws" << I << " = workspace == nullptr ? workspace : workspace + "
     << "h.member_workspace[" << I << "];\n";
   std::string args;
   for (const int p : sc.spec.members[i].params)
@@ -187,14 +186,12 @@ void EmitMemberCall(const SuperContext& sc, std::size_t i, std::ostringstream& o
   bool first = true;
   for (std::size_t c = 0; c < ctx.s.cases.size(); ++c) {
     if (CaseSyncsAllCores(ctx.s.cases[c])) continue;  // never chosen (the tiling refuses it)
-    o << pad << "    " << (!first ? "} else if" : "if") << " (t" << I << ".tiling_key == " << c
+    o << "    " << (!first ? "} else if" : "if") << " (t" << I << ".tiling_key == " << c
       << "u) {\n";
-    o << pad << "      " << Ns(i) << "::case" << c << "(" << args << "ws" << I << ", &t" << I
-      << ");\n";
+    o << "      " << Ns(i) << "::case" << c << "(" << args << "ws" << I << ", &t" << I << ");\n";
     first = false;
   }
-  o << (first ? pad + "    (void)t" + I + ";\n" + pad + "    (void)ws" + I + ";\n  }\n"
-              : pad + "    }\n  }\n");
+  o << (first ? "    (void)t" + I + ";\n" + "    (void)ws" + I + ";\n  }\n" : "    }\n  }\n");
 }
 
 // The epilogue member of a cube + vector kernel runs only under kCommon (kFixpip did its work).
