@@ -12,7 +12,9 @@
 #include <random>
 
 #include "af_cpu/launch_abi.h"
+#include "autofuse/att/cube.h"
 #include "autofuse/att/tiling.h"
+#include "autofuse/codegen/superkernel.h"
 #include "autofuse/data/compare.h"
 #include "autofuse/inputs/registry.h"
 #include "autofuse/ir/text.h"
@@ -220,6 +222,81 @@ TEST(Pipeline, GeneratedTilingAgreesForEverySolverProfileAndTheCache) {
     checked += CheckGeneratedAgainstInProcess(graphs[g], v2, 300, 0, rng, Build::kTilingOnly);
   }
   EXPECT_GT(checked, 1500);
+  RecordProperty("checked", checked);
+}
+
+// The cube + vector graphs: the generated tiling function's cube group (template, block_dim and
+// base M/N/K, read from its struct in the combined tiling data) is the in-process
+// att::SolveCubeGroup's on random sizes and core counts, forced templates included.
+TEST(Pipeline, GeneratedCubeTilingAgreesWithTheCompilerOnRandomShapes) {
+  std::mt19937_64 rng(24);
+  int checked = 0;
+  for (const auto& path :
+       af::test::FilesUnder(af::test::SourceDir() / "tests" / "e2e" / "graphs", {".graph.txt"})) {
+    if (path.filename().string().rfind("cv_", 0) != 0) continue;
+    SCOPED_TRACE(path.filename().string());
+    Options o = TestOptions();
+    o.build = false;
+    const CompileResult r = Compile(path.string(), o);
+    ASSERT_EQ(r.kernels.size(), 1u);
+    const Kernel& k = r.kernels[0];
+    ASSERT_TRUE(k.error.empty()) << k.error;
+    std::size_t cube = k.groups.size();
+    for (std::size_t q = 0; q < k.groups.size(); ++q)
+      if (k.groups[q].group.cube) cube = q;
+    ASSERT_LT(cube, k.groups.size());
+    const schedule::CubeGroup& cg = *k.groups[cube].group.cube;
+    const auto lib = BuildTilingFunction(k, o);
+    ASSERT_NE(lib, nullptr);
+    auto* fn =
+        reinterpret_cast<AfComputeGroupTilingFn>(lib->Symbol(AF_COMPUTE_GROUP_TILING_SYMBOL));
+    ASSERT_NE(fn, nullptr);
+    for (int trial = 0; trial < 300; ++trial) {
+      sym::Bindings b;
+      std::vector<std::int64_t> values;
+      for (const auto& s : k.code.symbols) {
+        const std::int64_t v = 1 + static_cast<std::int64_t>(rng() % (trial % 3 == 0 ? 5000 : 300));
+        values.push_back(v);
+        b[s] = v;
+      }
+      const std::uint32_t cores = 2 + 2 * static_cast<std::uint32_t>(rng() % 32);
+      const int forced = trial % 4 == 3 ? static_cast<int>(rng() % 2) : -1;
+      hw::Profile p = hw::GetProfile(o.soc);
+      p.vector_cores = cores;
+      std::vector<std::int32_t> cases(k.groups.size(), -1);
+      cases[cube] = forced;
+      std::vector<std::uint8_t> data(8192, 0);
+      const int rc = fn(values.data(), static_cast<std::uint32_t>(values.size()), cores,
+                        static_cast<std::uint64_t>(p.ub_bytes), cases.data(),
+                        static_cast<std::uint32_t>(cases.size()), -1, data.data(), data.size());
+      att::CubeDecision d;
+      bool solved = true;
+      try {
+        d = att::SolveCubeGroup(cg, b, p, forced);
+      } catch (const af::InputError&) {
+        solved = false;
+      }
+      // The generated function also refuses what its 16-bit Nd2Nz/Fixpipe fields cannot hold.
+      if (!solved || d.problem.m > 65535 || d.problem.n > 65535 || d.problem.k > 65535) {
+        EXPECT_NE(rc, 0) << "trial " << trial;
+        continue;
+      }
+      ASSERT_EQ(rc, 0) << "trial " << trial;
+      std::uint64_t off = 0;
+      std::memcpy(&off, data.data() + codegen::kSuperMemberOffsetsAt + 8 * cube, sizeof off);
+      std::uint32_t head[2] = {0, 0};
+      std::int64_t base[3] = {0, 0, 0};
+      std::memcpy(head, data.data() + off, sizeof head);
+      std::memcpy(base, data.data() + off + 8 + 4 * 8, sizeof base);  // after batch, m, n, k
+      EXPECT_EQ(static_cast<int>(head[1]), d.chosen) << "trial " << trial;
+      EXPECT_EQ(head[0], d.tiling.block_dim) << "trial " << trial;
+      EXPECT_EQ(base[0], d.tiling.base_m) << "trial " << trial;
+      EXPECT_EQ(base[1], d.tiling.base_n) << "trial " << trial;
+      EXPECT_EQ(base[2], d.tiling.base_k) << "trial " << trial;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000);
   RecordProperty("checked", checked);
 }
 
