@@ -278,9 +278,13 @@ void WriteRepro(const pipeline::Kernel& k, const pipeline::Options& options, con
       std::ranges::any_of(k.hint.nodes, [](const ir::Node& n) { return ir::IsReduceOp(n.type); });
   Write(dir / "main.cc", MainCc(k, options, ins, outs, reduces));
   Write(dir / "CMakeLists.txt", CMakeText(k));
+  // The core architecture of the kernel's type: the AI Core (cube + vector, or a hard SyncAll)
+  // or the AI Vector core alone.
+  toolchain::BishengOptions bisheng;
+  bisheng.arch = toolchain::BishengArch(hw::GetProfile(options.soc).npu_arch, k.code.mixed);
   Write(dir / "bisheng.txt",
         "# On a host with the CANN toolkit (ASCEND_HOME_PATH set), from kernel/:\n" +
-            toolchain::BishengCommandLine(k.code.main_file) + "\n");
+            toolchain::BishengCommandLine(k.code.main_file, bisheng) + "\n");
 }
 
 }  // namespace af::exporters

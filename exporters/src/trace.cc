@@ -66,8 +66,53 @@ double AddSlices(const report::KernelReport& kr, const std::string& name, double
   return dur;
 }
 
-// Whether the entry has a tiling whose chosen case it lists.
+// The cube group of a cube + vector kernel: its slice (the chosen CV template) and one per cube
+// pipe (MTE2, MTE1, CUBE, FIXP of the busiest cube core). Returns its modelled duration (us).
+double AddCubeSlices(const report::KernelReport& kr, const std::string& name, double t,
+                     double us_per_cycle, int& tid, json& events) {
+  const auto& c = kr.cube();
+  const double dur = c.cycles() * us_per_cycle;
+  for (const auto& e : Meta(tid, name, tid))
+    events.push_back(e);
+  events.push_back({{"ph", "X"},
+                    {"pid", 1},
+                    {"tid", tid},
+                    {"name", name},
+                    {"cat", "kernel"},
+                    {"ts", t},
+                    {"dur", dur},
+                    {"args",
+                     {{"template", c.template_name()},
+                      {"block_dim", c.block_dim()},
+                      {"tiles", c.tiles()},
+                      {"cycles", c.cycles()}}}});
+  const std::pair<const char*, double> pipes[] = {{"MTE2", c.mte2_cycles()},
+                                                  {"MTE1", c.mte1_cycles()},
+                                                  {"CUBE", c.cube_cycles()},
+                                                  {"FIXP", c.fixpipe_cycles()}};
+  const int kernel_tid = tid++;
+  for (const auto& [pipe, cycles] : pipes) {
+    for (const auto& e : Meta(tid, name + " " + pipe, tid))
+      events.push_back(e);
+    events.push_back(
+        {{"ph", "X"},
+         {"pid", 1},
+         {"tid", tid},
+         {"name", pipe},
+         {"cat", "pipe"},
+         {"ts", t},
+         {"dur", cycles * us_per_cycle},
+         {"args", {{"kernel", name}, {"cycles", cycles}, {"kernel_tid", kernel_tid}}}});
+    ++tid;
+  }
+  return dur;
+}
+
+// Whether the entry has a tiling whose chosen case it lists (a cube group: its cube tiling; a
+// group that does not run under the chosen tiling counts as tiled).
 bool Tiled(const report::KernelReport& kr) {
+  if (kr.has_cube()) return kr.cube().tiled();
+  if (kr.skipped()) return true;
   return kr.has_tiling() && kr.tiling().chosen_case() >= 0 &&
          kr.tiling().chosen_case() < kr.cases_size();
 }
@@ -102,6 +147,7 @@ std::string TraceJson(const report::CompileReport& r) {
       // assumption, hw::kSyncAllAssumptionUs) before each group that reads the workspace.
       for (int g = 0; g < kr.groups_size(); ++g) {
         const auto& gr = kr.groups(g);
+        if (gr.skipped()) continue;  // the epilogue kFixpip did
         if (gr.after_sync_all()) {
           for (const auto& e : Meta(tid, kr.name() + " SyncAll", tid))
             events.push_back(e);
@@ -116,7 +162,9 @@ std::string TraceJson(const report::CompileReport& r) {
           t += hw::kSyncAllAssumptionUs;
           ++tid;
         }
-        t += AddSlices(gr, kr.name() + " group " + std::to_string(g), t, us_per_cycle, tid, events);
+        const std::string gname = kr.name() + " group " + std::to_string(g);
+        t += gr.has_cube() ? AddCubeSlices(gr, gname + " (cube)", t, us_per_cycle, tid, events)
+                           : AddSlices(gr, gname, t, us_per_cycle, tid, events);
       }
       continue;
     }

@@ -116,6 +116,21 @@ TEST(AfcExport, AscGraphAllFormats) {
   EXPECT_THAT(r.err, HasSubstr("has no model graph"));
 }
 
+// A cube + vector kernel: every format; the trace has the cube group's slice with its four cube
+// pipes (MTE2, MTE1, CUBE, FIXP) and no slice for the epilogue kFixpip did.
+TEST(AfcExport, CubeVectorKernelAllFormats) {
+  const fs::path d = ExportAll(Src("tests/e2e/graphs/cv_cast_mm.graph.txt"),
+                               " --bind s0=37,s1=45,s2=70", "cv_cast_mm", false);
+  const Json t = Json::parse(af::test::ReadFile(d / "out.json"));
+  std::vector<std::string> names;
+  for (const auto& e : t["traceEvents"])
+    if (e["ph"] == "X") names.push_back(e["name"].get<std::string>());
+  EXPECT_THAT(names, ::testing::Contains(::testing::HasSubstr("group 1 (cube)")));
+  EXPECT_THAT(names, ::testing::Contains("CUBE"));
+  EXPECT_THAT(names, ::testing::Contains("FIXP"));
+  EXPECT_THAT(names, ::testing::Not(::testing::Contains(::testing::HasSubstr("group 2"))));
+}
+
 TEST(AfcExport, RealVitAndMnist) {
   AF_REQUIRE_REAL_FIXTURES();
   ExportAll(Shell((af::test::RealFixtures() / "inductor" /
@@ -132,12 +147,14 @@ TEST(AfcExport, RealVitAndMnist) {
 namespace {
 
 // Exports the reproducers of `input` and builds and runs each with plain cmake: PASS.
-void ReproBuildsAndPasses(const std::string& input, const std::string& args,
-                          const std::string& tag) {
+// Returns the folder the reproducers went to.
+fs::path ReproBuildsAndPasses(const std::string& input, const std::string& args,
+                              const std::string& tag) {
   const fs::path d = af::test::TempDir("repro") / tag;
   fs::remove_all(d);
   const auto r = Afc("export " + input + args + " --format repro --out " + Shell(d.string()));
-  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.code, 0) << r.err;
+  if (r.code != 0) return d;
   int built = 0;
   for (const auto& k : fs::directory_iterator(d)) {
     for (const char* f : {"main.cc", "CMakeLists.txt", "bisheng.txt", "runtime/kernel_operator.h",
@@ -155,6 +172,7 @@ void ReproBuildsAndPasses(const std::string& input, const std::string& args,
     ++built;
   }
   EXPECT_GE(built, 1);
+  return d;
 }
 
 TEST(AfcExport, ReproFoldersBuildWithPlainCmakeAndPass) {
@@ -169,6 +187,15 @@ TEST(AfcExport, E2eReproFoldersBuildWithPlainCmakeAndPass) {
                        "e2e_layernorm_bf16");
   ReproBuildsAndPasses(Src("tests/e2e/graphs/split3.graph.txt"), " --bind s0=5,s1=3,s2=4,s3=7",
                        "e2e_split3");
+  // A cube + vector kernel (MIX_AIC_1_2: AIC and AIV blocks on the copied runtime).
+  const fs::path d = ReproBuildsAndPasses(Src("tests/e2e/graphs/cv_cast_mm.graph.txt"),
+                                          " --bind s0=37,s1=45,s2=70", "e2e_cv_cast_mm");
+  // bisheng builds it for the whole AI Core (cube and vector), not the AIV alone.
+  for (const auto& e : fs::directory_iterator(d)) {
+    if (e.is_directory()) {
+      EXPECT_THAT(af::test::ReadFile(e.path() / "bisheng.txt"), HasSubstr("=dav-c220 "));
+    }
+  }
 }
 
 }  // namespace
