@@ -208,6 +208,26 @@ std::string TinyReport(const std::string& chosen, bool fused) {
   return r.dump(2);
 }
 
+// A cube + vector kernel (multi-group): its groups' choices joined, kFixpip forced to kCommon
+// shows as a changed case and makes the epilogue run.
+TEST(AfcDiff, CubeVectorKernelGroups) {
+  const auto dir = af::test::TempDir("diff_cv");
+  const std::string a = (dir / "a").string();
+  const std::string b = (dir / "b").string();
+  const std::string g =
+      Shell((af::test::SourceDir() / "tests" / "e2e" / "graphs" / "cv_cast_mm.graph.txt").string());
+  ASSERT_EQ(Afc("compile " + g + " --bind s0=37,s1=45,s2=70 --no-build --out " + Shell(a)).code, 0);
+  ASSERT_EQ(
+      Afc("compile " + g +
+          " --bind s0=37,s1=45,s2=70 --no-build --flags --force_tiling_case=g1_0 --out " + Shell(b))
+          .code,
+      0);
+  const Result r = Afc("diff " + Shell(a) + " " + Shell(b));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("kFixpip | -"));
+  EXPECT_THAT(r.out, HasSubstr("-> B0Y0 | kCommon | B0Y0"));
+}
+
 std::string WriteTemp(const std::string& tag, const std::string& name, const std::string& text) {
   const auto p = af::test::TempDir(tag) / name;
   std::ofstream(p) << text;

@@ -75,11 +75,56 @@ std::string ShortCaseName(const report::KernelReport& k, int c) {
   return name;
 }
 
+// A multi-group kernel (reductions over different axes, or cube + vector): its groups' chosen
+// cases joined ("B0Y0 | kFixpip | -" with "-" for a group that does not run), the largest
+// block_dim and UB, the summed cycles and vector pipes.
+void GroupsSide(const report::KernelReport& k, KernelSide& s) {
+  std::string cases;
+  std::string templates;
+  bool tiled = true;
+  for (const auto& g : k.groups()) {
+    std::string c = "-";
+    std::string t = "-";
+    if (g.has_cube()) {
+      tiled = tiled && g.cube().tiled();
+      c = g.cube().tiled() ? g.cube().template_name() : "cube";
+      t = "cube";
+      s.block_dim = std::max<std::int64_t>(s.block_dim, g.cube().block_dim());
+    } else if (!g.skipped()) {
+      const int gc = DefaultCase(g);
+      c = ShortCaseName(g, gc);
+      t = gc >= 0 ? g.cases(gc).template_name() : "";
+      tiled = tiled && g.has_tiling();
+      if (g.has_tiling()) {
+        s.block_dim = std::max<std::int64_t>(s.block_dim, g.tiling().block_dim());
+        s.ub_bytes = std::max<std::int64_t>(s.ub_bytes, g.tiling().ub_bytes());
+      }
+      if (g.has_tiling() && gc >= 0) {
+        const auto& cr = g.cases(gc);
+        s.pipes[0] += cr.mte2_cycles();
+        s.pipes[1] += cr.mte3_cycles();
+        s.pipes[2] += cr.vec_cycles();
+        s.pipes[3] += cr.scalar_cycles();
+      }
+    }
+    cases += (cases.empty() ? "" : " | ") + c;
+    templates += (templates.empty() ? "" : " | ") + t;
+  }
+  s.case_name = cases;
+  s.template_name = templates;
+  s.tiled = tiled;
+  s.cycles = k.groups_modeled_cycles();
+}
+
 KernelSide Side(const report::KernelReport& k) {
   KernelSide s;
   s.present = true;
   s.name = k.name();
   s.refused = k.error_code();
+  if (k.groups_size() > 0 && s.refused.empty()) {
+    GroupsSide(k, s);
+    return s;
+  }
   const int c = DefaultCase(k);
   if (c >= 0) {
     s.case_name = ShortCaseName(k, c);
