@@ -589,6 +589,7 @@ EXPECT_FUSED = {
     "bmm_scale_bf16_fused": ["bmm", "mul"],
     "linear_residual_bf16_fused": ["addmm", "add"],
     "mm_relu_bf16_fused": ["mm", "relu"],
+    "attention_scores_bf16_fused": ["bmm", "mul"],
 }
 
 # The expected outputs of a case when not fn's own in eager PyTorch (same inputs).
@@ -612,6 +613,7 @@ EXPECT_ONE_KERNEL = {
     "bmm_scale_bf16_fused": ["bmm", "mul"],
     "linear_residual_bf16_fused": ["addmm", "add"],
     "mm_relu_bf16_fused": ["mm", "relu"],
+    "attention_scores_bf16_fused": ["bmm", "mul"],
 }
 
 # The profile (`afc --soc`) a case runs and compiles on, other than afc's default (ascend910b):

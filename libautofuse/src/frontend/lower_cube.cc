@@ -156,6 +156,14 @@ std::optional<Emitted> Lowerer::SplitCubeOutput(const model::Node& n, const Emit
   for (const auto& node : g_out_.nodes)
     for (const auto& in : node.inputs)
       if (in.node == cu.node) return std::nullopt;  // read already under its own layout
+  // The product must have no reader but this view (nor be returned): another would read it under
+  // the layout it had before the split.
+  const int product = ArgAt(n, 0, "self")->value;
+  std::optional<ValueUses> own;
+  const ValueUses* uses = o_.uses != nullptr ? o_.uses : &own.emplace(ComputeValueUses(g_));
+  const auto pv = static_cast<std::size_t>(product);
+  if (pv >= uses->readers.size() || uses->readers[pv].size() != 1 || uses->returned[pv])
+    return std::nullopt;
   const std::vector<Expr>& in = TypeOf(ArgAt(n, 0, "self")->value).shape;
   const std::vector<Expr>& out = OutType(n).shape;
   if (out.size() <= in.size()) return std::nullopt;
