@@ -493,6 +493,15 @@ std::vector<ScheduleResult> ScheduleGroups(const GroupPartition& p, const hw::Pr
   out.reserve(p.groups.size());
   for (std::size_t q = 0; q < p.groups.size(); ++q) {
     if (p.groups[q].cube) {
+      // The cube group's code loads L0A in A2/A3's Zz fractals; the 950's L0A holds Nz fractals
+      // (LoadData2DParams there copies Nz to Nz: asc-devkit issue #1660, maintainer's answer),
+      // which the cube group does not generate.
+      if (profile.npu_arch == "dav-3510") {
+        throw ScheduleError("CUBE_L0A_NZ_UNSUPPORTED",
+                            "cube node '" + p.groups[q].cube->node + "' on " + profile.name +
+                                ": its L0A holds Nz fractals, the cube group is generated for "
+                                "Atlas A2/A3's Zz L0A");
+      }
       // The cube group has no vector schedule: its tiling is the cube's (att/cube.h).
       ScheduleResult cube;
       cube.graph = p.groups[q].graph;

@@ -150,6 +150,17 @@ TEST(CubeRefusal, EachThingTheCvTemplatesDoNotTakeHasItsCode) {
     g.nodes[4].inputs[2] = {3, 0};
     EXPECT_EQ(PartitionCode(g), "CUBE_BIAS_COMPUTED");
   }
+  {  // the 950's L0A holds Nz fractals: the cube group (Zz) is refused there
+    const schedule::GroupPartition p = schedule::PartitionGroups(MatMulFixture());
+    std::string code;
+    try {
+      (void)schedule::ScheduleGroups(p, hw::GetProfile("ascend950"));
+    } catch (const schedule::ScheduleError& e) {
+      code = e.code();
+    }
+    EXPECT_EQ(code, "CUBE_L0A_NZ_UNSUPPORTED");
+    EXPECT_EQ(schedule::ScheduleGroups(p, hw::GetProfile("ascend910_93")).size(), 2U);
+  }
   {  // a convolution goes through the partition's refusal too
     const auto path = test::OurFixtures() / "ir" / "conv2d.graph.txt";
     EXPECT_EQ(PartitionCode(ir::ParseText(test::ReadFile(path), path.string())),
