@@ -361,7 +361,7 @@ struct GroupLook {
   QString tooltip;
 };
 
-QString tr_cv(const QString& cv) {
+QString CubeVectorSummary(const QString& cv) {
   return QStringLiteral("cube + vector kernel (%1, MIX_AIC_1_2) · ").arg(cv);
 }
 
@@ -398,7 +398,7 @@ GroupLook LookOf(const Run& run, const ModelGroup& g, int index, int ops) {
     if (!cv.isEmpty() && !refused) {
       // Cube + vector kernels: a cube op inside, drawn with a dark frame colour of their own.
       look.color = QColor(0x7b, 0x4f, 0xa8);
-      look.summary = tr_cv(cv) + look.summary;
+      look.summary = CubeVectorSummary(cv) + look.summary;
     }
   } else if (!g.fallback.isEmpty()) {  // a group this run could not lower
     look.color = QColor(0xe0, 0x60, 0x60);
