@@ -83,6 +83,33 @@ TEST(ModelGraph, ReportCarriesTheModelGraphAndDecisions) {
   EXPECT_GT(run->report->fusion_decisions_size(), 0);
 }
 
+// With the matmul pass the addmm and its GELU are one cube + vector kernel: its cluster is
+// labelled with the CV template and drawn in the CV colour, its tooltip says so.
+TEST(ModelGraph, CubeVectorKernelsAreMarked) {
+  RunRequest r;
+  r.flags["autofuse_enable_pass"] = "reduce,slice,transpose,matmul";
+  const auto run = RunManager::Execute(
+      SourcePath(QStringLiteral("tests/fixtures/fx/linear_gelu_bf16.fx_graph_readable.py")), r,
+      false, {});
+  ASSERT_TRUE(run->ok()) << run->error.toStdString();
+  const GraphSpec spec = GraphScene::SpecForModelGraph(*run, {});
+  ASSERT_EQ(spec.clusters.size(), 1u);
+  EXPECT_TRUE(spec.clusters[0].label.contains(QStringLiteral("CV k")))
+      << spec.clusters[0].label.toStdString();
+  EXPECT_TRUE(spec.clusters[0].tooltip.contains(QStringLiteral("MIX_AIC_1_2")));
+  EXPECT_EQ(Find(spec, "addmm")->cluster, 0);
+  EXPECT_EQ(Find(spec, "gelu")->cluster, 0);
+  // Without the pass: the matmul stays outside, the cluster is an ordinary kernel.
+  const auto plain = RunManager::Execute(
+      SourcePath(QStringLiteral("tests/fixtures/fx/linear_gelu_bf16.fx_graph_readable.py")),
+      RunRequest(), false, {});
+  ASSERT_TRUE(plain->ok());
+  const GraphSpec ps = GraphScene::SpecForModelGraph(*plain, {});
+  ASSERT_EQ(ps.clusters.size(), 1u);
+  EXPECT_FALSE(ps.clusters[0].label.contains(QStringLiteral("CV")));
+  EXPECT_EQ(Find(ps, "addmm")->cluster, -1);
+}
+
 TEST(ModelGraph, KernelsAreClustersThatCollapse) {
   const auto run = RunManager::Execute(MatmulEpiloguePath(), RunRequest(), false, {});
   ASSERT_TRUE(run->ok());
