@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "autofuse/frontend/device_facts.h"
 #include "autofuse/hw/profile.h"
@@ -23,12 +26,12 @@ json Meta(int tid, const std::string& name, int order) {
         {"args", {{"sort_index", order}}}}});
 }
 
-// The slices of one scheduled kernel (or one group of a multi-group kernel) from time t: the
-// kernel's, and one per pipe on tracks of their own. Returns its modelled duration (us).
-double AddSlices(const report::KernelReport& kr, const std::string& name, double t,
-                 double us_per_cycle, int& tid, json& events) {
-  const auto& c = kr.cases(kr.tiling().chosen_case());
-  const double dur = c.modeled_cycles() * us_per_cycle;
+// A kernel's slice named `name` from time t (`cycles` long, with `args`) and one slice per pipe
+// on tracks of their own. Returns its modelled duration (us).
+double AddKernelTracks(const std::string& name, double t, double cycles, json args,
+                       const std::vector<std::pair<const char*, double>>& pipes,
+                       double us_per_cycle, int& tid, json& events) {
+  const double dur = cycles * us_per_cycle;
   for (const auto& e : Meta(tid, name, tid))
     events.push_back(e);
   events.push_back({{"ph", "X"},
@@ -38,18 +41,9 @@ double AddSlices(const report::KernelReport& kr, const std::string& name, double
                     {"cat", "kernel"},
                     {"ts", t},
                     {"dur", dur},
-                    {"args",
-                     {{"case", c.name()},
-                      {"block_dim", c.block_dim()},
-                      {"ub_bytes", c.ub_bytes()},
-                      {"cycles", c.modeled_cycles()},
-                      {"binding", c.binding()}}}});
-  const std::pair<const char*, double> pipes[] = {{"MTE2", c.mte2_cycles()},
-                                                  {"MTE3", c.mte3_cycles()},
-                                                  {"VEC", c.vec_cycles()},
-                                                  {"SCALAR", c.scalar_cycles()}};
+                    {"args", std::move(args)}});
   const int kernel_tid = tid++;
-  for (const auto& [pipe, cycles] : pipes) {
+  for (const auto& [pipe, pipe_cycles] : pipes) {
     for (const auto& e : Meta(tid, name + " " + pipe, tid))
       events.push_back(e);
     events.push_back(
@@ -59,53 +53,46 @@ double AddSlices(const report::KernelReport& kr, const std::string& name, double
          {"name", pipe},
          {"cat", "pipe"},
          {"ts", t},
-         {"dur", cycles * us_per_cycle},
-         {"args", {{"kernel", name}, {"cycles", cycles}, {"kernel_tid", kernel_tid}}}});
+         {"dur", pipe_cycles * us_per_cycle},
+         {"args", {{"kernel", name}, {"cycles", pipe_cycles}, {"kernel_tid", kernel_tid}}}});
     ++tid;
   }
   return dur;
 }
 
+// The slices of one scheduled kernel (or one group of a multi-group kernel) from time t: the
+// kernel's, and one per pipe (MTE2, MTE3, VEC, SCALAR of the chosen case).
+double AddSlices(const report::KernelReport& kr, const std::string& name, double t,
+                 double us_per_cycle, int& tid, json& events) {
+  const auto& c = kr.cases(kr.tiling().chosen_case());
+  return AddKernelTracks(name, t, c.modeled_cycles(),
+                         {{"case", c.name()},
+                          {"block_dim", c.block_dim()},
+                          {"ub_bytes", c.ub_bytes()},
+                          {"cycles", c.modeled_cycles()},
+                          {"binding", c.binding()}},
+                         {{"MTE2", c.mte2_cycles()},
+                          {"MTE3", c.mte3_cycles()},
+                          {"VEC", c.vec_cycles()},
+                          {"SCALAR", c.scalar_cycles()}},
+                         us_per_cycle, tid, events);
+}
+
 // The cube group of a cube + vector kernel: its slice (the chosen CV template) and one per cube
-// pipe (MTE2, MTE1, CUBE, FIXP of the busiest cube core). Returns its modelled duration (us).
+// pipe (MTE2, MTE1, CUBE, FIXP of the busiest cube core).
 double AddCubeSlices(const report::KernelReport& kr, const std::string& name, double t,
                      double us_per_cycle, int& tid, json& events) {
   const auto& c = kr.cube();
-  const double dur = c.cycles() * us_per_cycle;
-  for (const auto& e : Meta(tid, name, tid))
-    events.push_back(e);
-  events.push_back({{"ph", "X"},
-                    {"pid", 1},
-                    {"tid", tid},
-                    {"name", name},
-                    {"cat", "kernel"},
-                    {"ts", t},
-                    {"dur", dur},
-                    {"args",
-                     {{"template", c.template_name()},
-                      {"block_dim", c.block_dim()},
-                      {"tiles", c.tiles()},
-                      {"cycles", c.cycles()}}}});
-  const std::pair<const char*, double> pipes[] = {{"MTE2", c.mte2_cycles()},
-                                                  {"MTE1", c.mte1_cycles()},
-                                                  {"CUBE", c.cube_cycles()},
-                                                  {"FIXP", c.fixpipe_cycles()}};
-  const int kernel_tid = tid++;
-  for (const auto& [pipe, cycles] : pipes) {
-    for (const auto& e : Meta(tid, name + " " + pipe, tid))
-      events.push_back(e);
-    events.push_back(
-        {{"ph", "X"},
-         {"pid", 1},
-         {"tid", tid},
-         {"name", pipe},
-         {"cat", "pipe"},
-         {"ts", t},
-         {"dur", cycles * us_per_cycle},
-         {"args", {{"kernel", name}, {"cycles", cycles}, {"kernel_tid", kernel_tid}}}});
-    ++tid;
-  }
-  return dur;
+  return AddKernelTracks(name, t, c.cycles(),
+                         {{"template", c.template_name()},
+                          {"block_dim", c.block_dim()},
+                          {"tiles", c.tiles()},
+                          {"cycles", c.cycles()}},
+                         {{"MTE2", c.mte2_cycles()},
+                          {"MTE1", c.mte1_cycles()},
+                          {"CUBE", c.cube_cycles()},
+                          {"FIXP", c.fixpipe_cycles()}},
+                         us_per_cycle, tid, events);
 }
 
 // Whether the entry has a tiling whose chosen case it lists (a cube group: its cube tiling; a

@@ -150,11 +150,10 @@ std::string TilingDataHeaderOf(const SuperContext& sc) {
   return o.str();
 }
 
-// The cube member's call: cube_run on the AICs.
-void EmitCubeCall(const SuperContext& sc, std::size_t i, std::ostringstream& o) {
+// Inside member i's block: its tiling struct (t<i>) and workspace (ws<i>); returns its GM
+// arguments ("b3, b1, ").
+std::string EmitMemberPreamble(const SuperContext& sc, std::size_t i, std::ostringstream& o) {
   const std::string I = std::to_string(i);
-  o << "  // Member " << i << ": the cube group (AIC; tiling_key 0 kCommon, 1 kFixpip).\n";
-  o << "  if ASCEND_IS_AIC {\n";
   o << "    GET_TILING_DATA_WITH_STRUCT(" << Ns(i) << "::AutofuseTilingData, t" << I
     << ", tiling + h.member_offset[" << I << "]);\n";
   o << "    GM_ADDR ws" << I << " = workspace == nullptr ? workspace : workspace + "
@@ -162,6 +161,15 @@ void EmitCubeCall(const SuperContext& sc, std::size_t i, std::ostringstream& o) 
   std::string args;
   for (const int p : sc.spec.members[i].params)
     args += "b" + std::to_string(p) + ", ";
+  return args;
+}
+
+// The cube member's call: cube_run on the AICs.
+void EmitCubeCall(const SuperContext& sc, std::size_t i, std::ostringstream& o) {
+  const std::string I = std::to_string(i);
+  o << "  // Member " << i << ": the cube group (AIC; tiling_key 0 kCommon, 1 kFixpip).\n";
+  o << "  if ASCEND_IS_AIC {\n";
+  const std::string args = EmitMemberPreamble(sc, i, o);
   o << "    " << Ns(i) << "::cube_run(" << args << "ws" << I << ", &t" << I << ");\n";
   o << "  }\n";
 }
@@ -176,13 +184,7 @@ void EmitMemberCall(const SuperContext& sc, std::size_t i, std::ostringstream& o
   o << "  // Member " << i << ": kernel " << ctx.kernel << " (" << ctx.s.cases.size()
     << " tiling cases" << (sc.Mixed() ? ", AIV" : "") << ").\n";
   o << (sc.Mixed() ? "  if ASCEND_IS_AIV {\n" : "  {\n");
-  o << "    GET_TILING_DATA_WITH_STRUCT(" << Ns(i) << "::AutofuseTilingData, t" << I
-    << ", tiling + h.member_offset[" << I << "]);\n";
-  o << "    GM_ADDR ws" << I << " = workspace == nullptr ? workspace : workspace + "
-    << "h.member_workspace[" << I << "];\n";
-  std::string args;
-  for (const int p : sc.spec.members[i].params)
-    args += "b" + std::to_string(p) + ", ";
+  const std::string args = EmitMemberPreamble(sc, i, o);
   bool first = true;
   for (std::size_t c = 0; c < ctx.s.cases.size(); ++c) {
     if (CaseSyncsAllCores(ctx.s.cases[c])) continue;  // never chosen (the tiling refuses it)

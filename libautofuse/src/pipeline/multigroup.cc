@@ -44,32 +44,22 @@ void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const O
     g.schedule = std::move(scheds[q]);
     const std::string label = "group " + std::to_string(q) + "\n";
     t0 = Clock::now();
-    if (g.group.cube) {
-      // The cube group: the cube tiling and the CV template (att/cube.h).
-      Dump(options, "schedule", label + "cube group: no vector schedule\n");
-      if (AllBound(att::CubeSymbols(*g.group.cube), options.bindings)) {
-        try {
-          g.cube = att::SolveCubeGroup(*g.group.cube, options.bindings, profile,
-                                       forced.empty() ? -1 : forced[q]);
-        } catch (const InputError& e) {
-          times->tiling += Ms(t0, Clock::now());
-          if (settings.no_tiling == NoTiling::kAbort) throw;
-          k.error_code = "NO_TILING";
-          k.error = "group " + std::to_string(q) + ": " + e.what();
-          return;
-        }
-        Dump(options, "tiling", label + att::DumpCubeDecision(*g.cube));
-      }
-      times->tiling += Ms(t0, Clock::now());
-      k.groups.push_back(std::move(g));
-      continue;
-    }
-    Dump(options, "schedule", label + schedule::DumpSchedule(g.schedule));
-    if (AllBound(att::KernelSymbols(g.schedule), options.bindings)) {
+    // A cube group has no vector schedule: its tiling is the cube's and the CV template
+    // (att/cube.h).
+    const auto* cube = g.group.cube ? &*g.group.cube : nullptr;
+    Dump(options, "schedule",
+         label + (cube != nullptr ? std::string("cube group: no vector schedule\n")
+                                  : schedule::DumpSchedule(g.schedule)));
+    const int forced_q = forced.empty() ? -1 : forced[q];
+    if (AllBound(cube != nullptr ? att::CubeSymbols(*cube) : att::KernelSymbols(g.schedule),
+                 options.bindings)) {
       try {
-        g.tiling =
-            att::Solve(g.schedule, options.bindings, profile, forced.empty() ? -1 : forced[q],
-                       settings.forced_template, settings.tiling.solver);
+        if (cube != nullptr) {
+          g.cube = att::SolveCubeGroup(*cube, options.bindings, profile, forced_q);
+        } else {
+          g.tiling = att::Solve(g.schedule, options.bindings, profile, forced_q,
+                                settings.forced_template, settings.tiling.solver);
+        }
       } catch (const InputError& e) {
         times->tiling += Ms(t0, Clock::now());
         if (settings.no_tiling == NoTiling::kAbort) throw;
@@ -77,7 +67,9 @@ void CompileGroups(Kernel& k, const schedule::GroupPartition& partition, const O
         k.error = "group " + std::to_string(q) + ": " + e.what();
         return;
       }
-      Dump(options, "tiling", label + DumpTiling(g.schedule, *g.tiling));
+      Dump(options, "tiling",
+           label + (cube != nullptr ? att::DumpCubeDecision(*g.cube)
+                                    : DumpTiling(g.schedule, *g.tiling)));
     }
     times->tiling += Ms(t0, Clock::now());
     k.groups.push_back(std::move(g));

@@ -11,6 +11,7 @@
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "autofuse/schedule/groups.h"
+#include "group_parts.h"
 #include "node_kinds.h"
 
 namespace af::schedule {
@@ -46,23 +47,6 @@ void CheckCubeNode(const Node& n, ir::MatMulInfo* info) {
   *info = *m;
 }
 
-// Dense row-major strides over the repeats (stride 0 on extent-1 dims), as the hint graphs write
-// a dense tensor.
-ir::Tensor DenseView(const ir::Tensor& t, ir::DType dtype) {
-  ir::Tensor v;
-  v.dtype = dtype;
-  v.axis = t.axis;
-  v.repeats = t.repeats;
-  v.strides.assign(t.repeats.size(), Expr(0));
-  Expr run(1);
-  for (std::size_t j = t.repeats.size(); j-- > 0;) {
-    if (t.repeats[j] == Expr(1)) continue;
-    v.strides[j] = run;
-    run = run * t.repeats[j];
-  }
-  return v;
-}
-
 bool IsDense(const ir::Tensor& t) {
   const ir::Tensor d = DenseView(t, t.dtype);
   for (std::size_t j = 0; j < t.repeats.size(); ++j) {
@@ -70,14 +54,6 @@ bool IsDense(const ir::Tensor& t) {
     if (j >= t.strides.size() || !ir::SameRepeat(t.strides[j], d.strides[j])) return false;
   }
   return true;
-}
-
-std::string Fresh(std::set<std::string>& names, const std::string& base) {
-  std::string name = base;
-  for (int k = 1; names.contains(name); ++k)
-    name = base + "_" + std::to_string(k);
-  names.insert(name);
-  return name;
 }
 
 class CubePartitioner {
@@ -272,21 +248,7 @@ class CubePartitioner {
   // Appends Store + Output writing `v` (of view `t`) to workspace tensor w.
   void StoreTo(Graph& h, ir::InputRef v, const ir::Tensor& t, const ir::SchedInfo& sched, int w,
                std::vector<int>& out_params) {
-    const ir::Tensor view = DenseView(t, t.dtype);
-    Node st;
-    st.name = Fresh(names_, "workspace" + std::to_string(w) + "_store");
-    st.type = "Store";
-    st.inputs.push_back(v);
-    st.sched = sched;
-    st.outputs.push_back(view);
-    h.nodes.push_back(st);
-    Node o;
-    o.name = Fresh(names_, "workspace" + std::to_string(w) + "_out");
-    o.type = "Output";
-    o.inputs.push_back({static_cast<int>(h.nodes.size() - 1), 0});
-    o.attrs["index"] = std::int64_t{static_cast<int>(out_params.size())};
-    o.outputs.push_back(view);
-    h.nodes.push_back(o);
+    AppendWorkspaceStore(h, names_, v, t, sched, w, static_cast<std::int64_t>(out_params.size()));
     out_params.push_back(p_.num_params + w);
   }
 
@@ -323,7 +285,7 @@ class CubePartitioner {
     for (int i = 0; i < 2; ++i) {
       const ir::Tensor& t = *ir::InputTensor(g_, Cube(), static_cast<std::size_t>(i));
       Node d;
-      d.name = Fresh(names_, "x" + std::to_string(i + 1));
+      d.name = FreshName(names_, "x" + std::to_string(i + 1));
       d.type = "Data";
       d.attrs["index"] = std::int64_t{i};
       d.outputs.push_back(DenseView(t, t.dtype));
@@ -349,10 +311,10 @@ class CubePartitioner {
   // to the product's dtype, then every node the outputs need.
   // The product's view for the epilogue: over the axes its readers' views span (a front-end hint
   // graph gives every vector node all the graph's axes, extent 1 where it has none), its own
-  // extents, dense.
-  ir::Tensor EpilogueView(ir::SchedInfo* sched = nullptr) const {
+  // extents, dense; `sched` the reader's (else the product's).
+  ir::Tensor EpilogueView(ir::SchedInfo& sched) const {
     const ir::Tensor& out = Cube().outputs.at(0);
-    if (sched != nullptr) *sched = Cube().sched;
+    sched = Cube().sched;
     for (const auto& n : g_.nodes) {
       if (std::none_of(n.inputs.begin(), n.inputs.end(),
                        [&](const ir::InputRef& r) { return r.node == c_; }))
@@ -369,7 +331,7 @@ class CubePartitioner {
                            ? Expr(1)
                            : out.repeats[static_cast<std::size_t>(it - out.axis.begin())];
       }
-      if (sched != nullptr) *sched = n.sched;
+      sched = n.sched;
       return DenseView(v, out.dtype);
     }
     return DenseView(out, out.dtype);
@@ -381,7 +343,7 @@ class CubePartitioner {
     Graph& h = gg.graph;
     gg.reads_workspace = true;
     ir::SchedInfo sched;
-    const ir::Tensor out = EpilogueView(&sched);
+    const ir::Tensor out = EpilogueView(sched);
     std::vector<int> in_params;
     std::vector<int> out_params;
     auto add = [&](Node n) {
@@ -392,14 +354,14 @@ class CubePartitioner {
     auto unary = [&](const std::string& type, const std::string& base, ir::InputRef in,
                      ir::DType dtype) {
       Node n;
-      n.name = Fresh(names_, base);
+      n.name = FreshName(names_, base);
       n.type = type;
       n.inputs.push_back(in);
       n.outputs.push_back(DenseView(out, dtype));
       return add(n);
     };
     Node d;
-    d.name = Fresh(names_, "workspace" + std::to_string(acc_ws_));
+    d.name = FreshName(names_, "workspace" + std::to_string(acc_ws_));
     d.type = "Data";
     d.attrs["index"] = std::int64_t{0};
     d.outputs.push_back(DenseView(out, ir::DType::kFloat32));
@@ -408,7 +370,7 @@ class CubePartitioner {
     ir::InputRef v = unary("Load", "workspace" + std::to_string(acc_ws_) + "_load",
                            {static_cast<int>(h.nodes.size()) - 1, 0}, ir::DType::kFloat32);
     acc_load_ = v.node;
-    if (mm_.bias) v = AddBias(h, v, in_params, add, unary);
+    if (mm_.bias) v = AddBias(h, v, out, sched, in_params, add, unary);
     if (mm_.has_relu) v = unary("Relu", Cube().name + "_relu", v, ir::DType::kFloat32);
     if (out.dtype != ir::DType::kFloat32) v = unary("Cast", Cube().name + "_round", v, out.dtype);
     std::vector<int> stores;
@@ -426,7 +388,8 @@ class CubePartitioner {
   // loaded over the product's axes with stride 0 where it broadcasts, broadcast, cast to fp32,
   // added.
   template <typename Add, typename Unary>
-  ir::InputRef AddBias(Graph& h, ir::InputRef acc, std::vector<int>& in_params, Add& add,
+  ir::InputRef AddBias(Graph& h, ir::InputRef acc, const ir::Tensor& out,
+                       const ir::SchedInfo& sched, std::vector<int>& in_params, Add& add,
                        Unary& unary) {
     const ir::InputRef& ref = Cube().inputs.at(2);
     const Node& src = g_.nodes.at(static_cast<std::size_t>(ref.node));
@@ -436,7 +399,6 @@ class CubePartitioner {
                                                     "reads its bias from a kernel input");
     }
     const ir::Tensor& b = src.outputs.at(static_cast<std::size_t>(ref.output));
-    const ir::Tensor out = EpilogueView();
     const ir::Tensor dense = DenseView(b, b.dtype);
     // Bias dim k sits on the product's dim off + k (aligned from the right).
     const ir::Tensor& prod = Cube().outputs.at(0);
@@ -459,14 +421,12 @@ class CubePartitioner {
     // The kernel input, viewed over the product's axes (stride 0 where it broadcasts).
     Node d = src;
     d.attrs["index"] = std::int64_t{static_cast<int>(in_params.size())};
-    ir::SchedInfo sched;
-    (void)EpilogueView(&sched);
     d.sched = sched;
     d.outputs.at(0) = view;
     h.nodes.push_back(d);
     in_params.push_back(static_cast<int>(src.IntAttr("index").value_or(0)));
     Node l;
-    l.name = Fresh(names_, src.name + "_load");
+    l.name = FreshName(names_, src.name + "_load");
     l.type = "Load";
     l.inputs.push_back({static_cast<int>(h.nodes.size()) - 1, 0});
     l.outputs.push_back(view);
@@ -475,7 +435,7 @@ class CubePartitioner {
     if (b.dtype != ir::DType::kFloat32)
       v = unary("Cast", src.name + "_fp32", v, ir::DType::kFloat32);
     Node sum;
-    sum.name = Fresh(names_, Cube().name + "_bias");
+    sum.name = FreshName(names_, Cube().name + "_bias");
     sum.type = "Add";
     sum.inputs = {acc, v};
     sum.outputs.push_back(DenseView(out, ir::DType::kFloat32));

@@ -12,6 +12,7 @@
 #include "autofuse/ir/data_movement.h"
 #include "autofuse/ir/op_registry.h"
 #include "expand_softmax.h"
+#include "group_parts.h"
 #include "node_kinds.h"
 
 namespace af::schedule {
@@ -64,18 +65,7 @@ std::string AxesText(const Graph& g, const std::vector<std::int64_t>& axes) {
 // The view of a workspace tensor: the reduction's repeats, laid out densely (stride 0 on
 // extent-1 axes, as the hint graphs write reduced dims).
 ir::Tensor WorkspaceView(const ir::Tensor& t) {
-  ir::Tensor v;
-  v.dtype = t.dtype;
-  v.axis = t.axis;
-  v.repeats = t.repeats;
-  v.strides.assign(t.repeats.size(), Expr(0));
-  Expr run(1);
-  for (std::size_t j = t.repeats.size(); j-- > 0;) {
-    if (t.repeats[j] == Expr(1)) continue;
-    v.strides[j] = run;
-    run = run * t.repeats[j];
-  }
-  return v;
+  return DenseView(t, t.dtype);
 }
 
 // A reduction's result read as a Gather's indices (argmax, then a gather of its rows): the
@@ -283,7 +273,7 @@ class Partitioner {
             WorkspaceView(g_.nodes[u].outputs.at(static_cast<std::size_t>(in.output)));
         if (gather && k == 1) view = IndexView(g_, reader, view);
         Node d;
-        d.name = Fresh(names, "workspace" + std::to_string(w));
+        d.name = FreshName(names, "workspace" + std::to_string(w));
         d.type = "Data";
         d.attrs["index"] = std::int64_t{n_data++};
         d.outputs.push_back(view);
@@ -295,7 +285,7 @@ class Partitioner {
           continue;
         }
         Node l;
-        l.name = Fresh(names, "workspace" + std::to_string(w) + "_load");
+        l.name = FreshName(names, "workspace" + std::to_string(w) + "_load");
         l.type = "Load";
         l.inputs.push_back({static_cast<int>(h.nodes.size() - 1), 0});
         l.sched = g_.nodes[u].sched;
@@ -373,21 +363,8 @@ class Partitioner {
   // Appends the Store and Output that write value `v` of `n` (in h) to workspace tensor `w`.
   static void StoreWorkspace(Graph& h, std::set<std::string>& names, const Node& n, ir::InputRef v,
                              int w, int* n_out) {
-    const ir::Tensor view = WorkspaceView(n.outputs.at(static_cast<std::size_t>(v.output)));
-    Node st;
-    st.name = Fresh(names, "workspace" + std::to_string(w) + "_store");
-    st.type = "Store";
-    st.inputs.push_back(v);
-    st.sched = n.sched;
-    st.outputs.push_back(view);
-    h.nodes.push_back(st);
-    Node o;
-    o.name = Fresh(names, "workspace" + std::to_string(w) + "_out");
-    o.type = "Output";
-    o.inputs.push_back({static_cast<int>(h.nodes.size() - 1), 0});
-    o.attrs["index"] = std::int64_t{(*n_out)++};
-    o.outputs.push_back(view);
-    h.nodes.push_back(o);
+    AppendWorkspaceStore(h, names, v, n.outputs.at(static_cast<std::size_t>(v.output)), n.sched, w,
+                         (*n_out)++);
   }
 
   // GROUP_RECOMPUTE: the elementwise nodes of other phases group q computes again.
@@ -407,14 +384,6 @@ class Partitioner {
                                   " elementwise node(s) it reads from its "
                                   "loads instead of reading them from GM"});
     }
-  }
-
-  static std::string Fresh(std::set<std::string>& names, const std::string& base) {
-    std::string name = base;
-    for (int k = 1; names.contains(name); ++k)
-      name = base + "_" + std::to_string(k);
-    names.insert(name);
-    return name;
   }
 
   const Graph& g_;
